@@ -1,0 +1,1 @@
+//! Evaluation (stub: the classic PAIP evaluators arrive with the search issue).

@@ -1,0 +1,27 @@
+//! othello: a bitboard Othello (Reversi) engine.
+//!
+//! The design follows chapter 18 of Norvig's *Paradigms of AI Programming* (PAIP), done the
+//! modern way: the board is two 64-bit bitboards with shift-based move generation
+//! ([`board`], [`flip`]), checked against a plain PAIP-style mailbox board ([`reference`]).
+//!
+//! Module map:
+//! - [`square`]: squares and their notations; [`bitboard`]: masks, bit iteration, symmetries.
+//! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
+//! - [`flip`]: flip generation; [`reference`]: the mailbox oracle.
+//! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format.
+#![deny(missing_docs)]
+
+pub mod bitboard;
+pub mod board;
+pub mod commands;
+pub mod eval;
+pub mod flip;
+pub mod hash;
+pub mod movegen;
+pub mod obf;
+pub mod perft;
+pub mod reference;
+pub mod square;
+
+pub use board::{Board, Color, Move, Position};
+pub use square::Square;

@@ -1,0 +1,1 @@
+//! OBF test positions (stub).
