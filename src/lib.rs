@@ -21,6 +21,7 @@ pub mod movegen;
 pub mod obf;
 pub mod perft;
 pub mod reference;
+pub mod search;
 pub mod square;
 
 pub use board::{Board, Color, Move, Position};

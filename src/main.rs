@@ -26,6 +26,11 @@ enum Command {
         #[arg(long, value_parser = parse_board)]
         board: Option<Position>,
     },
+    /// Solve every position of an OBF file exactly.
+    Solve {
+        /// The OBF file.
+        file: std::path::PathBuf,
+    },
 }
 
 fn parse_board(s: &str) -> Result<Position, String> {
@@ -41,6 +46,10 @@ fn main() -> ExitCode {
             let board = board.map_or(Board::start(), |p| p.board);
             othello::commands::run_perft(&board, depth, &mut out).map(|_| ())
         }
+        Some(Command::Solve { file }) => match std::fs::read_to_string(&file) {
+            Ok(text) => othello::commands::run_solve_scratch(&text, &mut out),
+            Err(e) => Err(e),
+        },
         None => {
             eprintln!("the NBoard protocol is not implemented yet; try `othello --help`");
             return ExitCode::FAILURE;

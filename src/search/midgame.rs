@@ -1,0 +1,228 @@
+//! Midgame search: negamax alpha-beta in principal-variation form (PVS), with a
+//! transposition table and move ordering.
+//!
+//! PVS (Marsland and Campbell's "principal variation search", the zero-window search PAIP
+//! describes at the end of chapter 18): at each node the first move is searched with the full
+//! window; every later move is first searched with a null window `(alpha, alpha + 1)`, which only
+//! proves it is no better, and re-searched with the full window if that proof fails.
+//!
+//! Move ordering: the transposition table's move first; then, at depth 3 and more, the static
+//! evaluation of the position after each move (a one-ply look-ahead), adjusted by the opponent's
+//! mobility; at shallower depths mobility alone ("fastest first"), which costs one move
+//! generation per move.
+//!
+//! Passes do not use a ply; a second consecutive pass ends the game and scores it exactly
+//! (100 centi-discs per disc, standard scoring).
+
+use crate::bitboard::{squares, CORNERS};
+use crate::board::{final_score, Board};
+use crate::eval::Evaluator;
+use crate::flip::flips;
+use crate::hash::hash_bits;
+use crate::movegen::moves;
+use crate::square::Square;
+
+use super::tt::{Bound, TranspositionTable};
+use super::Stopper;
+
+/// Above any score (centi-discs; exact scores reach ±6400).
+pub const INF: i32 = 30_000;
+
+/// The most legal moves an Othello position can have is 33; 34 leaves a spare.
+const MAX_MOVES: usize = 34;
+
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    sq: u8,
+    key: i32,
+    flips: u64,
+}
+
+/// One midgame search: evaluator, table, stop condition and node counter.
+pub struct Midgame<'a, E: Evaluator> {
+    eval: &'a E,
+    tt: &'a TranspositionTable,
+    stopper: &'a mut Stopper,
+    /// Nodes visited (interior nodes and evaluated leaves).
+    pub nodes: u64,
+    /// Use table entries for cut-offs only when their depth equals the node's. This makes the
+    /// search return exactly the fixed-depth alpha-beta value (used by the tests); normal
+    /// searches also accept deeper entries.
+    pub exact_depth_cutoffs: bool,
+    /// Disable null windows: plain alpha-beta (for tests comparing the two).
+    pub plain_alpha_beta: bool,
+}
+
+impl<'a, E: Evaluator> Midgame<'a, E> {
+    /// A search with `eval` and `tt`, stopping when `stopper` says so; `used` nodes were
+    /// already spent in this search.
+    pub fn new(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        stopper: &'a mut Stopper,
+        used: u64,
+    ) -> Midgame<'a, E> {
+        stopper.rebase(used);
+        Midgame {
+            eval,
+            tt,
+            stopper,
+            nodes: 0,
+            exact_depth_cutoffs: false,
+            plain_alpha_beta: false,
+        }
+    }
+
+    /// Whether the search was stopped (scores returned since then are meaningless).
+    pub fn aborted(&self) -> bool {
+        self.stopper.stopped()
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, p: u64, o: u64) -> i32 {
+        self.eval.evaluate(&Board::from_bits_unchecked(p, o))
+    }
+
+    /// The root search: value within (`alpha`, `beta`) and best move, at `depth` plies.
+    /// `None` as move when the side to move must pass or the game is over.
+    pub fn root(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> (i32, Option<Square>) {
+        let v = self.pvs(p, o, alpha, beta, depth.max(1), false);
+        let best = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
+        (v, best.filter(|b| moves(p, o) & b.bit() != 0))
+    }
+
+    /// Negamax PVS, fail-soft, in centi-discs.
+    pub fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return self.evaluate(p, o);
+        }
+        if self.stopper.check(self.nodes) {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = hash_bits(p, o);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.best;
+            let usable = if self.exact_depth_cutoffs {
+                e.depth as u32 == depth
+            } else {
+                e.depth as u32 >= depth
+            };
+            if usable && !pv_node {
+                let s = e.score as i32;
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mv = moves(p, o);
+        if mv == 0 {
+            if passed {
+                return 100 * final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, depth, true);
+        }
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, mv, tt_move, depth, &mut list);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = None;
+        for i in 0..count {
+            let c = pick(&mut list, i, count);
+            let sq = Square::from_index_masked(c.sq as u32);
+            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
+            let v = if i == 0 || self.plain_alpha_beta {
+                -self.pvs(cp, co, -beta, -alpha, depth - 1, false)
+            } else {
+                let v = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1, false);
+                if v > alpha && v < beta {
+                    -self.pvs(cp, co, -beta, -alpha, depth - 1, false)
+                } else {
+                    v
+                }
+            };
+            if self.stopper.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(key, best as i16, bound, depth as u8, best_sq);
+        best
+    }
+
+    /// Fills `list` with the moves keyed for ordering (higher is better); returns the count.
+    #[inline]
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        mv: u64,
+        tt_move: Option<Square>,
+        depth: u32,
+        list: &mut [Candidate; MAX_MOVES],
+    ) -> usize {
+        let mut count = 0;
+        for sq in squares(mv) {
+            let f = flips(sq, p, o);
+            let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
+            let replies = moves(cp, co);
+            let mobility = (replies.count_ones() + 2 * (replies & CORNERS).count_ones()) as i32;
+            let mut key = if depth >= 3 {
+                -self.evaluate(cp, co) - 40 * mobility
+            } else {
+                -100 * mobility
+            };
+            if Some(sq) == tt_move {
+                key = i32::MAX;
+            }
+            list[count] = Candidate {
+                sq: sq.index() as u8,
+                key,
+                flips: f,
+            };
+            count += 1;
+        }
+        count
+    }
+}
+
+/// Selection sort step: moves the highest-keyed remaining candidate to position `i`.
+#[inline(always)]
+fn pick(list: &mut [Candidate; MAX_MOVES], i: usize, count: usize) -> Candidate {
+    let mut best = i;
+    for j in i + 1..count {
+        if list[j].key > list[best].key {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    list[i]
+}

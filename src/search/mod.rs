@@ -1,0 +1,410 @@
+//! Search: iterative deepening PVS for the midgame and an exact solver for the endgame.
+//!
+//! Search never prints. It reports every completed iteration through an [`Observer`], and the
+//! caller (protocol, command line, match driver) decides what to show.
+
+pub mod endgame;
+pub mod midgame;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Move};
+use crate::eval::Evaluator;
+use crate::hash::hash_bits;
+use crate::square::Square;
+
+use endgame::Solver;
+use midgame::{Midgame, INF};
+pub use time::{Budget, Clock, Limits, SolveKind};
+use tt::TranspositionTable;
+
+/// A search value. Heuristic and exact scores are different kinds and never mixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A heuristic estimate, in centi-discs (100 = one disc), side to move's view.
+    Heuristic(i32),
+    /// The exact final disc difference under perfect play.
+    Exact(i32),
+    /// Win (+1), draw (0) or loss (-1) under perfect play.
+    Wld(i32),
+}
+
+impl Value {
+    /// The value in discs, as a float (WLD results give ±1 or 0).
+    pub fn discs(&self) -> f64 {
+        match *self {
+            Value::Heuristic(c) => c as f64 / 100.0,
+            Value::Exact(d) | Value::Wld(d) => d as f64,
+        }
+    }
+}
+
+/// The outcome of a search, or of one completed iteration of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`Move::Pass` when the side to move must pass or the game is over).
+    pub best: Move,
+    /// Its value.
+    pub value: Value,
+    /// Midgame depth in plies, or the number of empties for a solve.
+    pub depth: u32,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// Nodes searched so far in this search.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// Receives progress from a running search. Search itself never prints.
+pub trait Observer {
+    /// Called after each completed iteration (midgame depth, WLD solve, exact solve).
+    fn on_iteration(&mut self, result: &SearchResult);
+}
+
+/// An observer that ignores everything.
+impl Observer for () {
+    fn on_iteration(&mut self, _: &SearchResult) {}
+}
+
+/// Collects every iteration (useful in tests and batch commands).
+impl Observer for Vec<SearchResult> {
+    fn on_iteration(&mut self, result: &SearchResult) {
+        self.push(result.clone());
+    }
+}
+
+/// The engine's searcher: evaluator, transposition table and stop flag, reused across
+/// searches (the table keeps what earlier searches learned).
+pub struct Searcher<E: Evaluator> {
+    eval: E,
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    /// Endgame solver speed assumed by the time manager, updated from measurements.
+    solver_nps: f64,
+}
+
+impl<E: Evaluator> Searcher<E> {
+    /// A searcher with evaluator `eval` and a table of `hash_mb` MiB.
+    pub fn new(eval: E, hash_mb: usize) -> Searcher<E> {
+        Searcher {
+            eval,
+            tt: TranspositionTable::new(hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            solver_nps: 15e6,
+        }
+    }
+
+    /// The flag that stops a running search when set. The caller clears it before a search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Reallocates the table at `mb` MiB (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Forgets everything learned (table contents).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Searches `board` within `limits`, reporting each completed iteration to `observer`.
+    ///
+    /// Iterative deepening: each midgame iteration searches the root with an aspiration window
+    /// around the previous score (widening on failure) and the table's move first. As soon as
+    /// the time manager expects it to fit, a WLD and then an exact solve replace the midgame
+    /// iterations. On a hard stop the last completed iteration's move is returned.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
+        let start = Instant::now();
+        let empties = board.empty_count();
+        let budget = Budget::new(limits, empties);
+        let mut stopper = Stopper::new(
+            Some(self.stop.clone()),
+            budget.hard.map(|h| start + h),
+            budget.nodes,
+        );
+        self.tt.new_search();
+        let (p, o) = (board.player(), board.opponent());
+        let legal = board.moves();
+        let first = Square::from_index(legal.trailing_zeros() as usize);
+        let mut result = SearchResult {
+            best: first.map_or(Move::Pass, Move::Place),
+            value: Value::Heuristic(self.eval.evaluate(board)),
+            depth: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if legal == 0 {
+            // Pass or game over: nothing to choose; report the position's value.
+            if board.is_game_over() {
+                result.value = Value::Exact(board.final_score());
+            }
+            result.pv = vec![Move::Pass];
+            return result;
+        }
+        let mut nodes = 0u64;
+        let mut last_iteration = Duration::ZERO;
+        let mut prev_score = None;
+        for depth in 1..=budget.max_depth.max(1) {
+            let elapsed = start.elapsed();
+            let kind = budget.solve_kind(empties, self.solver_nps, elapsed, depth);
+            if kind != SolveKind::None {
+                self.solve_phase(board, kind, &mut stopper, &mut nodes, start, &mut result, observer);
+                break;
+            }
+            if depth > 1 && !budget.should_start_iteration(elapsed, last_iteration) {
+                break;
+            }
+            let t0 = Instant::now();
+            let mut search = Midgame::new(&self.eval, &self.tt, &mut stopper, nodes);
+            let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
+            nodes += search.nodes;
+            if search.aborted() {
+                break;
+            }
+            last_iteration = t0.elapsed();
+            prev_score = Some(score);
+            let best = best.map_or(result.best, Move::Place);
+            result = SearchResult {
+                best,
+                value: Value::Heuristic(score),
+                depth,
+                pv: self.principal_variation(board, best),
+                nodes,
+                elapsed: start.elapsed(),
+            };
+            observer.on_iteration(&result);
+        }
+        result.nodes = nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// Runs the WLD and/or exact solve, updating `result` only with completed solves.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_phase(
+        &mut self,
+        board: &Board,
+        kind: SolveKind,
+        stopper: &mut Stopper,
+        nodes: &mut u64,
+        start: Instant,
+        result: &mut SearchResult,
+        observer: &mut impl Observer,
+    ) {
+        let (p, o) = (board.player(), board.opponent());
+        let empties = board.empty_count();
+        let windows: &[(i32, i32)] = match kind {
+            SolveKind::Wld => &[(-1, 1)],
+            _ => &[(-1, 1), (-64, 64)],
+        };
+        for &(alpha, beta) in windows {
+            let t0 = Instant::now();
+            let mut solver = Solver::new(&self.tt, stopper, *nodes);
+            let (score, best) = solver.solve_root(p, o, alpha, beta);
+            *nodes += solver.nodes;
+            let secs = t0.elapsed().as_secs_f64();
+            if solver.nodes > 1_000_000 && secs > 0.0 {
+                self.solver_nps = solver.nodes as f64 / secs;
+            }
+            if solver.aborted() {
+                return;
+            }
+            let best = best.map_or(result.best, Move::Place);
+            let value = if beta - alpha <= 2 {
+                Value::Wld(score.signum())
+            } else {
+                Value::Exact(score)
+            };
+            *result = SearchResult {
+                best,
+                value,
+                depth: empties,
+                pv: self.principal_variation(board, best),
+                nodes: *nodes,
+                elapsed: start.elapsed(),
+            };
+            observer.on_iteration(result);
+        }
+    }
+
+    /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
+    pub fn solve(&mut self, board: &Board, wld: bool, observer: &mut impl Observer) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut stopper = Stopper::new(Some(self.stop.clone()), None, None);
+        let mut nodes = 0;
+        let mut result = SearchResult {
+            best: Move::Pass,
+            value: Value::Exact(board.final_score()),
+            depth: board.empty_count(),
+            pv: vec![Move::Pass],
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if board.moves() == 0 {
+            if !board.is_game_over() {
+                let mut solver = Solver::new(&self.tt, &mut stopper, 0);
+                let s = solver.solve(board.player(), board.opponent(), -64, 64);
+                result.value = Value::Exact(s);
+                result.nodes = solver.nodes;
+            }
+            result.elapsed = start.elapsed();
+            return result;
+        }
+        let kind = if wld { SolveKind::Wld } else { SolveKind::Exact };
+        self.solve_phase(board, kind, &mut stopper, &mut nodes, start, &mut result, observer);
+        result
+    }
+
+    /// The principal variation: `best`, then the table's best moves (with passes) while they
+    /// stay legal, up to the end of the game or a repetition-free 60 plies.
+    fn principal_variation(&self, board: &Board, best: Move) -> Vec<Move> {
+        let mut pv = vec![best];
+        let Ok(mut b) = board.try_play_move(best) else {
+            return pv;
+        };
+        while pv.len() < 60 && !b.is_game_over() {
+            if b.moves() == 0 {
+                pv.push(Move::Pass);
+                b = b.pass();
+                continue;
+            }
+            let Some(sq) = self.tt.probe(hash_bits(b.player(), b.opponent())).and_then(|e| e.best)
+            else {
+                break;
+            };
+            let Ok(next) = b.try_play(sq) else { break };
+            pv.push(Move::Place(sq));
+            b = next;
+        }
+        pv
+    }
+}
+
+/// Root search with an aspiration window around `prev` (centi-discs), widening on failure.
+fn aspiration<E: Evaluator>(
+    search: &mut Midgame<'_, E>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    prev: Option<i32>,
+) -> (i32, Option<Square>) {
+    let Some(prev) = prev else {
+        return search.root(p, o, -INF, INF, depth);
+    };
+    let mut delta = 200;
+    let (mut alpha, mut beta) = (prev - delta, prev + delta);
+    loop {
+        let (score, best) = search.root(p, o, alpha, beta, depth);
+        if search.aborted() || (score > alpha && score < beta) {
+            return (score, best);
+        }
+        delta *= 3;
+        if delta > 3200 {
+            (alpha, beta) = (-INF, INF);
+        } else if score <= alpha {
+            alpha = (score - delta).max(-INF);
+        } else {
+            beta = (score + delta).min(INF);
+        }
+        if alpha == -INF && beta == INF {
+            return search.root(p, o, alpha, beta, depth);
+        }
+    }
+}
+
+/// How often (in nodes) the clock and the stop flag are read.
+pub const CHECK_INTERVAL_NODES: u64 = 4096;
+
+/// Decides when a running search must stop: an external flag, a hard deadline or a node budget.
+///
+/// The clock is read only every [`CHECK_INTERVAL_NODES`] nodes, never at every node.
+#[derive(Debug)]
+pub struct Stopper {
+    flag: Option<Arc<AtomicBool>>,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    offset: u64,
+    next_check: u64,
+    stopped: bool,
+}
+
+impl Stopper {
+    /// A stopper that never stops.
+    pub fn unlimited() -> Stopper {
+        Stopper {
+            flag: None,
+            deadline: None,
+            node_limit: u64::MAX,
+            offset: 0,
+            next_check: CHECK_INTERVAL_NODES,
+            stopped: false,
+        }
+    }
+
+    /// A stopper with an optional external flag, hard deadline and node budget.
+    pub fn new(
+        flag: Option<Arc<AtomicBool>>,
+        deadline: Option<Instant>,
+        node_limit: Option<u64>,
+    ) -> Stopper {
+        Stopper {
+            flag,
+            deadline,
+            node_limit: node_limit.unwrap_or(u64::MAX),
+            ..Stopper::unlimited()
+        }
+    }
+
+    /// Restarts the check schedule for a searcher whose node counter starts at zero, after
+    /// `used` nodes were already spent by earlier searchers (they count toward the budget).
+    pub fn rebase(&mut self, used: u64) {
+        self.offset = used;
+        self.next_check = CHECK_INTERVAL_NODES.min(self.node_limit.saturating_sub(used));
+    }
+
+    /// Whether to stop, given the nodes searched so far. Cheap unless a check is due.
+    #[inline(always)]
+    pub fn check(&mut self, nodes: u64) -> bool {
+        if nodes < self.next_check {
+            return self.stopped;
+        }
+        self.check_now(nodes)
+    }
+
+    #[cold]
+    fn check_now(&mut self, nodes: u64) -> bool {
+        self.next_check = nodes + CHECK_INTERVAL_NODES;
+        if self.offset + nodes >= self.node_limit
+            || self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether a stop has been decided.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+}

@@ -1,0 +1,298 @@
+//! Transposition table: a fixed-size, Zobrist-keyed cache of search results.
+//!
+//! # Layout
+//! The table is a vector of 64-byte clusters (one cache line each), allocated once. A cluster
+//! holds four entries of two `u64` words:
+//!
+//! | word | contents |
+//! | --- | --- |
+//! | `check` | the position's Zobrist key XOR `data` |
+//! | `data`  | bits 0-15 score (`i16`, centi-discs), 16-17 bound, 24-31 depth, 32-39 best move (64 = none), 40-47 age |
+//!
+//! A position's cluster is chosen by multiplying its key by the number of clusters and keeping
+//! the high 64 bits ("fast range"), so any table size works.
+//!
+//! # Depth
+//! Midgame entries store their search depth (1..=60). Exact endgame results store
+//! [`SOLVED_DEPTH`] plus the number of empty squares, so they outrank every midgame entry
+//! and are usable at any depth. Scores are in centi-discs in both cases (an exact score of
+//! `n` discs is stored as `100 * n`).
+//!
+//! # Replacement
+//! A store to a position already in the cluster overwrites it unless the old entry is from
+//! this search, deeper, and the new one is not exact. Otherwise the victim is the entry with
+//! the lowest priority, where an entry from an older search has priority `depth` and one from
+//! the current search `depth + 256`: current-age entries survive, deeper ones first.
+//!
+//! # Threads
+//! Words are `AtomicU64` with relaxed ordering (plain moves on x86-64). Two threads may store
+//! to one entry at once and leave `check` from one and `data` from the other; because `check`
+//! is the key XOR the data (Hyatt and Mann's lockless hashing), such a torn entry fails
+//! verification and reads as a miss instead of as a wrong result.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::square::Square;
+
+/// Depth stored for exact endgame results (plus the number of empties).
+pub const SOLVED_DEPTH: u8 = 100;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true value is at least the score (the search failed high).
+    Lower,
+    /// The true value is at most the score (the search failed low).
+    Upper,
+    /// The score is the true value (at the stored depth).
+    Exact,
+}
+
+/// One entry, decoded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Score in centi-discs, from the side to move's view.
+    pub score: i16,
+    /// How `score` bounds the true value.
+    pub bound: Bound,
+    /// Search depth, or [`SOLVED_DEPTH`] + empties for an exact solve.
+    pub depth: u8,
+    /// The best (or refutation) move found, if any.
+    pub best: Option<Square>,
+    /// The search generation that wrote it.
+    pub age: u8,
+}
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        let bound = match self.bound {
+            Bound::Lower => 1u64,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        let best = self.best.map_or(64, |s| s.index() as u64);
+        (self.score as u16 as u64)
+            | (bound << 16)
+            | ((self.depth as u64) << 24)
+            | (best << 32)
+            | ((self.age as u64) << 40)
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 16) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            score: data as u16 as i16,
+            bound,
+            depth: (data >> 24) as u8,
+            best: Square::from_index(((data >> 32) & 0xFF) as usize),
+            age: (data >> 40) as u8,
+        })
+    }
+
+    /// Whether this entry is an exact endgame result (valid at any depth).
+    pub fn is_solved(&self) -> bool {
+        self.depth >= SOLVED_DEPTH
+    }
+}
+
+const ENTRIES_PER_CLUSTER: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster([AtomicU64; 2 * ENTRIES_PER_CLUSTER]);
+
+/// The transposition table. See the module docs for layout and policies.
+pub struct TranspositionTable {
+    clusters: Vec<Cluster>,
+    age: u8,
+}
+
+impl TranspositionTable {
+    /// Default size in MiB.
+    pub const DEFAULT_MB: usize = 64;
+
+    /// A table of about `mb` MiB (at least one cluster).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(n);
+        clusters.resize_with(n, Cluster::default);
+        TranspositionTable { clusters, age: 1 }
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>()
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for c in &mut self.clusters {
+            for w in &mut c.0 {
+                *w.get_mut() = 0;
+            }
+        }
+        self.age = 1;
+    }
+
+    /// Starts a new search generation: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.age = if self.age == u8::MAX { 1 } else { self.age + 1 };
+    }
+
+    /// The current search generation.
+    pub fn age(&self) -> u8 {
+        self.age
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> &Cluster {
+        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[i]
+    }
+
+    /// The entry stored for `key`, if any (a copy).
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let c = self.cluster(key);
+        for i in 0..ENTRIES_PER_CLUSTER {
+            let data = c.0[2 * i + 1].load(Relaxed);
+            if c.0[2 * i].load(Relaxed) ^ data == key && data != 0 {
+                return Entry::unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`. `best` of `None` keeps a best move already stored for it.
+    #[inline]
+    pub fn store(&self, key: u64, score: i16, bound: Bound, depth: u8, best: Option<Square>) {
+        let c = self.cluster(key);
+        let mut victim = 0;
+        let mut victim_priority = u32::MAX;
+        for i in 0..ENTRIES_PER_CLUSTER {
+            let data = c.0[2 * i + 1].load(Relaxed);
+            let old = Entry::unpack(data);
+            if c.0[2 * i].load(Relaxed) ^ data == key && data != 0 {
+                if let Some(old) = old {
+                    if old.age == self.age && old.depth > depth && bound != Bound::Exact {
+                        return;
+                    }
+                    let best = best.or(old.best);
+                    self.write(c, i, key, score, bound, depth, best);
+                    return;
+                }
+            }
+            let priority = match old {
+                None => 0,
+                Some(e) if e.age == self.age => e.depth as u32 + 256,
+                Some(e) => e.depth as u32,
+            };
+            if priority < victim_priority {
+                victim_priority = priority;
+                victim = i;
+            }
+        }
+        self.write(c, victim, key, score, bound, depth, best);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write(
+        &self,
+        c: &Cluster,
+        i: usize,
+        key: u64,
+        score: i16,
+        bound: Bound,
+        depth: u8,
+        best: Option<Square>,
+    ) {
+        let data = Entry {
+            score,
+            bound,
+            depth,
+            best,
+            age: self.age,
+        }
+        .pack();
+        c.0[2 * i].store(key ^ data, Relaxed);
+        c.0[2 * i + 1].store(data, Relaxed);
+    }
+
+    /// Per-mille of a sample of entries written by the current search (UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.clusters.len().min(250);
+        let mut used = 0;
+        for c in &self.clusters[..sample] {
+            for i in 0..ENTRIES_PER_CLUSTER {
+                if let Some(e) = Entry::unpack(c.0[2 * i + 1].load(Relaxed)) {
+                    used += (e.age == self.age) as u32;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_CLUSTER) as u32).min(1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_round_trips_every_field() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xDEAD_BEEF, -1234, Bound::Lower, 7, Some(Square::C4));
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!(
+            (e.score, e.bound, e.depth, e.best, e.age),
+            (-1234, Bound::Lower, 7, Some(Square::C4), 1)
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn a_shallower_store_keeps_the_deeper_entry_of_the_same_search() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, 100, Bound::Exact, 10, Some(Square::A1));
+        tt.store(42, 300, Bound::Upper, 3, None);
+        assert_eq!(tt.probe(42).unwrap().depth, 10);
+        // An exact result always replaces, and keeps the old best move if it has none.
+        tt.store(42, 200, Bound::Exact, 4, None);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.score, e.depth, e.best), (200, 4, Some(Square::A1)));
+    }
+
+    #[test]
+    fn replacement_prefers_old_and_shallow_victims() {
+        // A one-cluster table: every key shares the cluster.
+        let mut tt = TranspositionTable { clusters: vec![Cluster::default()], age: 1 };
+        for k in 1..=4u64 {
+            tt.store(k, 0, Bound::Exact, 10 + k as u8, None);
+        }
+        tt.new_search();
+        tt.store(5, 0, Bound::Exact, 1, None);
+        // The shallowest old entry (key 1) went.
+        assert_eq!(tt.probe(1), None);
+        assert!(tt.probe(5).is_some());
+        tt.store(6, 0, Bound::Exact, 1, None);
+        // Now key 2 (old, depth 12) went, not key 5 (current search, depth 1).
+        assert_eq!(tt.probe(2), None);
+        assert!(tt.probe(5).is_some() && tt.probe(6).is_some());
+        assert_eq!(tt.hashfull(), 500);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        tt.store(77, 5, Bound::Exact, 3, None);
+        let c = tt.cluster(77);
+        let slot = (0..4).find(|&i| c.0[2 * i + 1].load(Relaxed) != 0).unwrap();
+        c.0[2 * slot + 1].fetch_xor(1 << 24, Relaxed);
+        assert_eq!(tt.probe(77), None);
+    }
+}
