@@ -6,7 +6,10 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::eval::HandEval;
+use crate::obf::ObfEntry;
 use crate::perft::perft;
+use crate::search::{Searcher, Value};
 
 /// `othello perft N`: for each depth 1..=N, the leaf count, the time and leaves per second.
 pub fn run_perft(board: &Board, max_depth: u32, out: &mut impl Write) -> io::Result<u64> {
@@ -20,45 +23,108 @@ pub fn run_perft(board: &Board, max_depth: u32, out: &mut impl Write) -> io::Res
         let start = Instant::now();
         last = perft(board, depth);
         let secs = start.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 { last as f64 / secs } else { 0.0 };
-        writeln!(out, "{depth:>5} {last:>20} {secs:>12.3} {rate:>16.0}")?;
+        writeln!(out, "{depth:>5} {last:>20} {secs:>12.3} {:>16.0}", rate(last, secs))?;
         out.flush()?;
     }
     Ok(last)
 }
 
-/// Scratch: solve each board of an OBF file exactly (temporary until the OBF parser lands).
-pub fn run_solve_scratch(text: &str, out: &mut impl Write) -> io::Result<()> {
-    use crate::board::Position;
-    use crate::search::endgame::Solver;
-    use crate::search::tt::TranspositionTable;
-    use crate::search::Stopper;
-    let mut tt = TranspositionTable::new(64);
-    let (mut total_nodes, total_start) = (0u64, Instant::now());
-    for (i, line) in text.lines().enumerate() {
-        let Some(Ok(pos)) = line.split(';').next().map(|b| b.parse::<Position>()) else {
-            continue;
+/// Options of `othello solve`.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Solve for win/loss/draw only.
+    pub wld: bool,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Number shown for the first position (FFO files start at #1, #20, #40, #60).
+    pub first_number: usize,
+}
+
+/// Totals of a `solve` run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SolveSummary {
+    /// Positions solved.
+    pub positions: usize,
+    /// Positions whose result disagrees with the file.
+    pub mismatches: usize,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// Seconds spent in all.
+    pub seconds: f64,
+}
+
+/// `othello solve`: solve every position of an OBF text, compare with its listed scores, and
+/// print one line per position then the totals.
+///
+/// An exact solve matches when its score equals the file's best score and its move is one of
+/// the file's best moves. A WLD solve matches when the sign agrees and the move is one the file
+/// scores with the same sign.
+pub fn run_solve(
+    entries: &[ObfEntry],
+    options: &SolveOptions,
+    out: &mut impl Write,
+) -> io::Result<SolveSummary> {
+    let mut searcher = Searcher::new(HandEval::new(), options.hash_mb);
+    let mut summary = SolveSummary::default();
+    writeln!(
+        out,
+        "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9} {:>10}",
+        "#", "emp", "move", "score", "match", "nodes", "seconds", "nodes/s"
+    )?;
+    for (i, entry) in entries.iter().enumerate() {
+        let result = searcher.solve(&entry.position.board, options.wld, &mut ());
+        let (score, shown) = match result.value {
+            Value::Exact(s) => (s, format!("{s:+}")),
+            Value::Wld(s) => (s, ["loss", "draw", "win"][(s.signum() + 1) as usize].to_string()),
+            Value::Heuristic(_) => unreachable!("a solve returns an exact or WLD value"),
         };
-        tt.new_search();
-        let mut stopper = Stopper::unlimited();
-        let mut solver = Solver::new(&tt, &mut stopper, 0);
-        let start = Instant::now();
-        let (score, best) = solver.solve_root(pos.board.player(), pos.board.opponent(), -64, 64);
-        let secs = start.elapsed().as_secs_f64();
-        total_nodes += solver.nodes;
+        let matched = match entry.best_score() {
+            None => None,
+            Some(best) if options.wld => Some(
+                best.signum() == score.signum()
+                    && entry.score_of(result.best).map(i32::signum) == Some(best.signum()),
+            ),
+            Some(best) => Some(score == best && entry.best_moves().contains(&result.best)),
+        };
+        let secs = result.elapsed.as_secs_f64();
+        summary.positions += 1;
+        summary.mismatches += (matched == Some(false)) as usize;
+        summary.nodes += result.nodes;
+        summary.seconds += secs;
         writeln!(
             out,
-            "{:>3} {:>2} {:>4} {:+3} {:>12} {:>8.2}s {:>6.1} Mn/s  {}",
-            i + 1,
-            pos.board.empty_count(),
-            best.map_or("--".into(), |s| s.to_string()),
-            score,
-            solver.nodes,
+            "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9.3} {:>10.0}",
+            i + options.first_number,
+            entry.position.board.empty_count(),
+            result.best.to_string(),
+            shown,
+            match matched {
+                None => "-",
+                Some(true) => "ok",
+                Some(false) => "WRONG",
+            },
+            result.nodes,
             secs,
-            solver.nodes as f64 / secs / 1e6,
-            line.split(';').nth(1).unwrap_or("").trim()
+            rate(result.nodes, secs)
         )?;
+        out.flush()?;
     }
-    let secs = total_start.elapsed().as_secs_f64();
-    writeln!(out, "total {total_nodes} nodes {secs:.2}s {:.1} Mn/s", total_nodes as f64 / secs / 1e6)
+    writeln!(
+        out,
+        "total: {} positions, {} mismatches, {} nodes, {:.3} s, {:.0} nodes/s",
+        summary.positions,
+        summary.mismatches,
+        summary.nodes,
+        summary.seconds,
+        rate(summary.nodes, summary.seconds)
+    )?;
+    Ok(summary)
+}
+
+fn rate(count: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        count as f64 / secs
+    } else {
+        0.0
+    }
 }

@@ -26,15 +26,32 @@ enum Command {
         #[arg(long, value_parser = parse_board)]
         board: Option<Position>,
     },
-    /// Solve every position of an OBF file exactly.
+    /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
     Solve {
         /// The OBF file.
         file: std::path::PathBuf,
+        /// Solve for win/loss/draw only.
+        #[arg(long)]
+        wld: bool,
+        /// Search threads (only 1 is supported).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1))]
+        threads: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+        /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
+        #[arg(long, default_value_t = 1)]
+        first: usize,
     },
 }
 
 fn parse_board(s: &str) -> Result<Position, String> {
     s.parse::<Position>().map_err(|e| e.to_string())
+}
+
+fn fail(message: String) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::FAILURE
 }
 
 fn main() -> ExitCode {
@@ -46,10 +63,32 @@ fn main() -> ExitCode {
             let board = board.map_or(Board::start(), |p| p.board);
             othello::commands::run_perft(&board, depth, &mut out).map(|_| ())
         }
-        Some(Command::Solve { file }) => match std::fs::read_to_string(&file) {
-            Ok(text) => othello::commands::run_solve_scratch(&text, &mut out),
-            Err(e) => Err(e),
-        },
+        Some(Command::Solve {
+            file,
+            wld,
+            threads: _,
+            hash,
+            first,
+        }) => {
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+            };
+            let entries = match othello::obf::parse_obf(&text) {
+                Ok(e) => e,
+                Err(e) => return fail(format!("{}: {e}", file.display())),
+            };
+            let options = othello::commands::SolveOptions {
+                wld,
+                hash_mb: hash as usize,
+                first_number: first,
+            };
+            match othello::commands::run_solve(&entries, &options, &mut out) {
+                Ok(s) if s.mismatches > 0 => return ExitCode::FAILURE,
+                Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            }
+        }
         None => {
             eprintln!("the NBoard protocol is not implemented yet; try `othello --help`");
             return ExitCode::FAILURE;

@@ -213,7 +213,7 @@ impl<E: Evaluator> Searcher<E> {
         let empties = board.empty_count();
         let windows: &[(i32, i32)] = match kind {
             SolveKind::Wld => &[(-1, 1)],
-            _ => &[(-1, 1), (-64, 64)],
+            _ => &[(-64, 64)],
         };
         for &(alpha, beta) in windows {
             let t0 = Instant::now();
