@@ -18,7 +18,7 @@
 //! A win/loss/draw solve is the same search with the window (-1, 1). Scores are in discs from
 //! the side to move's view, standard scoring (empties go to the winner).
 
-use crate::bitboard::{squares, CORNERS};
+use crate::bitboard::{neighbours, squares, CORNERS};
 use crate::board::final_score;
 use crate::flip::flips;
 use crate::hash::hash_bits;
@@ -30,6 +30,10 @@ use super::Stopper;
 
 /// Highest number of empties searched without the transposition table.
 pub const SHALLOW_MAX: u32 = 7;
+/// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
+const ETC_MIN: u32 = 12;
+/// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
+const POTENTIAL_WEIGHT: i32 = 2;
 /// Scores lie in -64..=64; this is above any of them.
 const INF: i32 = 65;
 
@@ -286,6 +290,11 @@ impl<'a> Solver<'a> {
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
+        if n >= ETC_MIN {
+            if let Some(v) = self.etc(p, o, alpha, &list[..count]) {
+                return v;
+            }
+        }
         let mut best = -INF;
         let mut best_sq = None;
         for i in 0..count {
@@ -486,6 +495,25 @@ impl<'a> Solver<'a> {
         -self.last4(o, p, -beta, -alpha, e, true)
     }
 
+    /// Enhanced transposition cut-off: if the table already proves some child's value is
+    /// above `alpha` from this side's view, return it without searching.
+    #[inline]
+    fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<i32> {
+        for c in list {
+            let bit = 1u64 << c.sq;
+            let Some(e) = self.tt.probe(hash_bits(o ^ c.flips, p ^ c.flips ^ bit)) else {
+                continue;
+            };
+            if e.is_solved() && matches!(e.bound, Bound::Upper | Bound::Exact) {
+                let v = -(e.score as i32 / 100);
+                if v > alpha {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
     /// Fills `list` with the moves of `mv`, keyed for ordering; returns how many.
     ///
     /// Key (lower is better): the table's move first, then fastest-first (the opponent's
@@ -505,7 +533,9 @@ impl<'a> Solver<'a> {
             let f = flips(sq, p, o);
             let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
             let replies = moves(cp, co);
+            let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            key += potential * POTENTIAL_WEIGHT;
             key -= ((sq.bit() & odd) != 0) as i32 * 4;
             if Some(sq) == tt_move {
                 key = -1000;
