@@ -2,12 +2,12 @@
 //!
 //! The design follows chapter 18 of Norvig's *Paradigms of AI Programming* (PAIP), done the
 //! modern way: the board is two 64-bit bitboards with shift-based move generation
-//! ([`board`], [`flip`]), checked against a plain PAIP-style mailbox board ([`reference`]).
+//! ([`board`], [`flip`]), checked against a plain PAIP-style mailbox board ([`mod@reference`]).
 //!
 //! Module map:
 //! - [`square`]: squares and their notations; [`bitboard`]: masks, bit iteration, symmetries.
 //! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
-//! - [`flip`]: flip generation; [`reference`]: the mailbox oracle.
+//! - [`flip`]: flip generation; [`mod@reference`]: the mailbox oracle.
 //! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format.
 #![deny(missing_docs)]
 
