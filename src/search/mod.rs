@@ -424,3 +424,137 @@ impl Stopper {
         self.stopped
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::squares;
+    use crate::eval::HandEval;
+    use crate::flip::flips;
+    use crate::movegen::moves;
+    use proptest::prelude::*;
+
+    /// Full-width negamax to `depth` with the same leaf and pass rules: the oracle.
+    fn negamax(eval: &HandEval, p: u64, o: u64, depth: u32, passed: bool) -> i32 {
+        if depth == 0 {
+            return eval.evaluate(&Board::from_bits_unchecked(p, o));
+        }
+        let mv = moves(p, o);
+        if mv == 0 {
+            if passed {
+                return 100 * crate::board::final_score(p, o);
+            }
+            return -negamax(eval, o, p, depth, true);
+        }
+        squares(mv)
+            .map(|sq| {
+                let f = flips(sq, p, o);
+                -negamax(eval, o ^ f, p ^ f ^ sq.bit(), depth - 1, false)
+            })
+            .max()
+            .unwrap()
+    }
+
+    fn position_from(indices: &[usize]) -> Board {
+        let mut b = Board::start();
+        for &i in indices {
+            if b.is_game_over() {
+                break;
+            }
+            let mv = b.moves();
+            b = if mv == 0 {
+                b.pass()
+            } else {
+                b.play(squares(mv).nth(i % mv.count_ones() as usize).unwrap())
+            };
+        }
+        b
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn pvs_aspiration_and_alpha_beta_agree_with_negamax(
+            indices in proptest::collection::vec(0usize..64, 4..56),
+            depth in 1u32..5,
+        ) {
+            let b = position_from(&indices);
+            let (p, o) = (b.player(), b.opponent());
+            let eval = HandEval::new();
+            let want = negamax(&eval, p, o, depth, false);
+            for (plain, asp) in [(false, false), (true, false), (false, true)] {
+                let tt = TranspositionTable::new(1);
+                let mut stopper = Stopper::unlimited();
+                let mut search = Midgame::new(&eval, &tt, &mut stopper, 0);
+                search.exact_depth_cutoffs = true;
+                search.plain_alpha_beta = plain;
+                let got = if asp {
+                    // Aspiration around a deliberately wrong guess must still find the value.
+                    aspiration(&mut search, p, o, depth, Some(want + 350)).0
+                } else {
+                    search.pvs(p, o, -INF, INF, depth, false)
+                };
+                prop_assert_eq!(got, want, "plain {} aspiration {}", plain, asp);
+            }
+        }
+    }
+
+    #[test]
+    fn search_reports_iterations_and_respects_depth() {
+        let mut s = Searcher::new(HandEval::new(), 4);
+        let mut seen: Vec<SearchResult> = Vec::new();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let r = s.search(&Board::start(), &limits, &mut seen);
+        assert_eq!(seen.iter().map(|i| i.depth).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(r.depth, 6);
+        let Move::Place(sq) = r.best else {
+            panic!("the start position has moves")
+        };
+        assert!(Board::start().is_legal(sq));
+        assert_eq!(r.pv.first(), Some(&r.best));
+        // The PV is a legal line.
+        let mut b = Board::start();
+        for mv in &r.pv {
+            b = b.try_play_move(*mv).expect("legal PV");
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_still_returns_a_legal_move() {
+        let mut s = Searcher::new(HandEval::new(), 4);
+        s.stop_flag().store(true, Ordering::Relaxed);
+        let r = s.search(&Board::start(), &Limits::default(), &mut ());
+        let Move::Place(sq) = r.best else {
+            panic!("expected a move")
+        };
+        assert!(Board::start().is_legal(sq));
+    }
+
+    #[test]
+    fn node_budget_is_respected_within_a_check_interval() {
+        let mut s = Searcher::new(HandEval::new(), 4);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let r = s.search(&Board::start(), &limits, &mut ());
+        assert!(r.nodes <= 20_000 + 2 * CHECK_INTERVAL_NODES, "{} nodes", r.nodes);
+    }
+
+    #[test]
+    fn must_pass_and_game_over_positions() {
+        let mut s = Searcher::new(HandEval::new(), 1);
+        // White to move with no move: a pass.
+        let pos: crate::board::Position =
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- O".parse().unwrap();
+        let r = s.search(&pos.board, &Limits::default(), &mut ());
+        assert_eq!(r.best, Move::Pass);
+        // A full board: game over, exact value.
+        let full = Board::new(u64::MAX >> 1, 1 << 63).unwrap();
+        let r = s.search(&full, &Limits::default(), &mut ());
+        assert_eq!((r.best, r.value), (Move::Pass, Value::Exact(62)));
+    }
+}
