@@ -128,3 +128,59 @@ fn rate(count: u64, secs: f64) -> f64 {
         0.0
     }
 }
+
+/// XOT openings searched by `othello bench`, and their depth.
+const BENCH_MIDGAME_OPENINGS: usize = 8;
+const BENCH_MIDGAME_DEPTH: u32 = 11;
+/// FFO positions (#20-#29, 6 to 20 empties) solved exactly by `othello bench`.
+static BENCH_ENDGAME: &str = include_str!("../tests/data/fforum-20-39.obf");
+const BENCH_ENDGAME_POSITIONS: usize = 10;
+
+/// `othello bench`: a fixed set of searches, ending with the total node count (the bench
+/// signature: it changes only when search behaviour changes) and the speed.
+///
+/// Each search starts from an empty table, so the signature does not depend on order.
+pub fn run_bench(out: &mut impl Write) -> io::Result<u64> {
+    use crate::search::Limits;
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    let limits = Limits {
+        depth: Some(BENCH_MIDGAME_DEPTH),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(HandEval::new(), 64);
+    for line in crate::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
+        let pos = crate::xot::position_after(line).expect("bundled XOT lines are legal");
+        searcher.clear();
+        let r = searcher.search(&pos.board, &limits, &mut ());
+        total_nodes += r.nodes;
+        writeln!(
+            out,
+            "midgame {line} depth {:>2} move {} value {:+.2} nodes {:>10} {:.3} s",
+            r.depth,
+            r.best,
+            r.value.discs(),
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        )?;
+    }
+    let entries = crate::obf::parse_obf(BENCH_ENDGAME).expect("bundled OBF file parses");
+    for (i, e) in entries.iter().take(BENCH_ENDGAME_POSITIONS).enumerate() {
+        searcher.clear();
+        let r = searcher.solve(&e.position.board, false, &mut ());
+        total_nodes += r.nodes;
+        writeln!(
+            out,
+            "endgame FFO #{} empties {} move {} value {:+} nodes {:>10} {:.3} s",
+            20 + i,
+            e.position.board.empty_count(),
+            r.best,
+            r.value.discs(),
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        )?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s", rate(total_nodes, secs))?;
+    Ok(total_nodes)
+}

@@ -23,6 +23,7 @@ pub mod perft;
 pub mod reference;
 pub mod search;
 pub mod square;
+pub mod xot;
 
 pub use board::{Board, Color, Move, Position};
 pub use square::Square;

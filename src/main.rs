@@ -26,6 +26,8 @@ enum Command {
         #[arg(long, value_parser = parse_board)]
         board: Option<Position>,
     },
+    /// Run the fixed benchmark searches; prints the node-count signature and the speed.
+    Bench,
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
     Solve {
         /// The OBF file.
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
             let board = board.map_or(Board::start(), |p| p.board);
             othello::commands::run_perft(&board, depth, &mut out).map(|_| ())
         }
+        Some(Command::Bench) => othello::commands::run_bench(&mut out).map(|_| ()),
         Some(Command::Solve {
             file,
             wld,
