@@ -27,3 +27,4 @@ impl Evaluator for HandEval {
         (m - o) * 50
     }
 }
+pub mod stability;

@@ -10,7 +10,8 @@
 //!   number of empties first (the player who moves last in a region usually gains there).
 //! - **5 to [`SHALLOW_MAX`] empties**: null-window search with parity ordering, no hashing.
 //! - **More empties**: null-window search with the transposition table, a stability cut-off
-//!   (the opponent's stable discs bound the score from above) and fastest-first ordering
+//!   (the opponent's stable discs bound the score from above; see
+//!   [`crate::eval::stability`]) and fastest-first ordering
 //!   (moves leaving the opponent the fewest replies first, as in Zebra), after the table's move.
 //! - **Principal variation** nodes (the root and the first line) use PVS: a full window for the
 //!   first move, null windows for the rest, and a re-search when one fails high.
@@ -20,6 +21,7 @@
 
 use crate::bitboard::{neighbours, squares, CORNERS};
 use crate::board::final_score;
+use crate::eval::stability::stable_discs;
 use crate::flip::flips;
 use crate::hash::hash_bits;
 use crate::movegen::moves;
@@ -266,6 +268,9 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         if self.stopper.check(self.nodes) {
             return 0;
+        }
+        if let Some(v) = stability_cutoff(p, o, alpha) {
+            return v;
         }
         let key = hash_bits(p, o);
         let mut tt_move = None;
@@ -562,6 +567,20 @@ impl<'a> Solver<'a> {
         self.tt
             .store(key, (best * 100) as i16, bound, SOLVED_DEPTH + n as u8, sq);
     }
+}
+
+/// The stability cut-off: the opponent's stable discs stay theirs, so the side to move
+/// scores at most `64 - 2 * stable`. Returns that bound when it proves the value `<= alpha`.
+///
+/// The opponent's disc count bounds their stable discs, which rules most nodes out before
+/// any stability is computed.
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
+    if 64 - 2 * (o.count_ones() as i32) > alpha {
+        return None;
+    }
+    let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (upper <= alpha).then_some(upper)
 }
 
 /// Selection sort step: moves the best-keyed remaining candidate to position `i`.
