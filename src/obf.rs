@@ -151,39 +151,43 @@ fn shorten(s: &str) -> String {
     out
 }
 
-/// The character index in `line` of the byte offset `byte` (which is on a char boundary).
-fn char_index(line: &str, byte: usize) -> usize {
+/// The character index within `line` where `part`, a subslice of `line`, starts.
+///
+/// Linear in the line length, so it is only called once an error is certain: a long line of
+/// valid (or sentinel) items must not cost time quadratic in its length.
+fn index_of(line: &str, part: &str) -> usize {
+    let byte = (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
     line.get(..byte).map_or(0, |head| head.chars().count())
-}
-
-/// The byte offset of `part` (a subslice of `line`) within `line`.
-fn offset_in(line: &str, part: &str) -> usize {
-    part.as_ptr() as usize - line.as_ptr() as usize
 }
 
 /// Parses a score: an optionally signed decimal integer within −64..=64.
 fn parse_score(line: &str, text: &str) -> Result<i32, ParseObfError> {
-    let index = char_index(line, offset_in(line, text));
     // `i32::from_str` accepts a leading `+` or `-` and rejects everything that is not digits.
     let score: i32 = text.parse().map_err(|_| ParseObfError::BadScore {
         text: shorten(text),
-        index,
+        index: index_of(line, text),
     })?;
     if (-MAX_SCORE..=MAX_SCORE).contains(&score) {
         Ok(score)
     } else {
-        Err(ParseObfError::ScoreOutOfRange { score, index })
+        Err(ParseObfError::ScoreOutOfRange {
+            score,
+            index: index_of(line, text),
+        })
     }
 }
 
-/// Parses one `<move>:<score>` item (already known not to be blank); `None` for the sentinel.
-fn parse_item(line: &str, item: &str) -> Result<Option<(Move, i32, usize)>, ParseObfError> {
+/// Parses one `<move>:<score>` item (already known not to be blank): the move, its score and
+/// the move's text, or `None` for the sentinel.
+fn parse_item<'a>(
+    line: &'a str,
+    item: &'a str,
+) -> Result<Option<(Move, i32, &'a str)>, ParseObfError> {
     let item = item.trim();
-    let item_index = char_index(line, offset_in(line, item));
     let Some((mv_text, score_text)) = item.split_once(':') else {
         return Err(ParseObfError::MissingScore {
             text: shorten(item),
-            index: item_index,
+            index: index_of(line, item),
         });
     };
     let mv_text = mv_text.trim();
@@ -195,18 +199,17 @@ fn parse_item(line: &str, item: &str) -> Result<Option<(Move, i32, usize)>, Pars
             Ok(_) => Ok(None),
             Err(_) => Err(ParseObfError::BadScore {
                 text: shorten(score_text),
-                index: char_index(line, offset_in(line, score_text)),
+                index: index_of(line, score_text),
             }),
         };
     }
-    let mv_index = char_index(line, offset_in(line, mv_text));
     let mv: Move = mv_text.parse().map_err(|source| ParseObfError::BadMove {
         text: shorten(mv_text),
-        index: mv_index,
+        index: index_of(line, mv_text),
         source,
     })?;
     let score = parse_score(line, score_text)?;
-    Ok(Some((mv, score, mv_index)))
+    Ok(Some((mv, score, mv_text)))
 }
 
 impl FromStr for ObfEntry {
@@ -226,9 +229,12 @@ impl FromStr for ObfEntry {
             if item.trim().is_empty() {
                 continue;
             }
-            if let Some((mv, score, index)) = parse_item(line, item)? {
+            if let Some((mv, score, mv_text)) = parse_item(line, item)? {
                 if entry.moves.iter().any(|&(m, _)| m == mv) {
-                    return Err(ParseObfError::DuplicateMove { mv, index });
+                    return Err(ParseObfError::DuplicateMove {
+                        mv,
+                        index: index_of(line, mv_text),
+                    });
                 }
                 entry.moves.push((mv, score));
             }
@@ -447,6 +453,36 @@ mod tests {
                 assert!(text.ends_with('…'));
             }
             other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn huge_and_odd_inputs_are_errors_not_panics() {
+        let garbage = "é\u{0}\u{FFFD}🂡;:".repeat(200_000);
+        assert!(garbage.parse::<ObfEntry>().is_err());
+        assert!(parse_obf(&garbage).is_err());
+        let many_items = format!("{START}{}", ";".repeat(1_000_000));
+        assert_eq!(many_items.parse(), Ok(ObfEntry::new(Position::start())));
+        // Many sentinels then an error at the end: linear time, the position still exact.
+        let sentinels = format!("{START};{} F5:+65;", " --:-127;".repeat(200_000));
+        assert_eq!(
+            sentinels.parse::<ObfEntry>(),
+            Err(ParseObfError::ScoreOutOfRange {
+                score: 65,
+                index: 67 + 9 * 200_000 + 4
+            })
+        );
+        let repeated = format!("{START};{}", " F5:+0;".repeat(100_000));
+        assert!(matches!(
+            repeated.parse::<ObfEntry>(),
+            Err(ParseObfError::DuplicateMove { index: 75, .. })
+        ));
+        let file = format!("{START}; F5:+0; D3:-2;\n").repeat(50_000);
+        let entries = parse_obf(&file).unwrap();
+        assert_eq!(entries.len(), 50_000);
+        assert_eq!(entries[49_999].best_score(), Some(0));
+        for odd in [";", ":", "--:-127;", "\r\n", "\u{0}", "%", "X;X", "PA:+0;"] {
+            assert!(odd.parse::<ObfEntry>().is_err(), "{odd:?}");
         }
     }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Smoke-runs fuzz targets, CI style: build them all, then run each for a fixed time.
+#
+#   fuzz/smoke.sh                 # every target, 30 s each
+#   fuzz/smoke.sh 10              # every target, 10 s each
+#   fuzz/smoke.sh 60 obf_line     # one target, 60 s
+#
+# Exits non-zero on the first crash; the crashing input is saved in fuzz/artifacts/<target>/.
+# New interesting inputs go to fuzz/corpus/<target>/ (not committed); fuzz/seeds/ is read only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+secs=${1:-30}
+shift || true
+if [ $# -gt 0 ]; then
+    targets=("$@")
+else
+    targets=(board_string square obf_line random_play)
+fi
+
+cargo +nightly fuzz build
+for t in "${targets[@]}"; do
+    mkdir -p "fuzz/corpus/$t"
+    args=("fuzz/corpus/$t")
+    if [ -d "fuzz/seeds/$t" ]; then
+        args+=("fuzz/seeds/$t")
+    fi
+    opts=("-max_total_time=$secs")
+    case "$t" in
+        board_string | obf_line) opts+=("-dict=fuzz/dicts/obf.dict") ;;
+    esac
+    echo "== $t: ${secs}s"
+    set +e
+    cargo +nightly fuzz run "$t" "${args[@]}" -- "${opts[@]}" 2>&1 |
+        grep -E '^Done|^#[0-9]+[[:space:]]+DONE|panicked|ERROR|SUMMARY|artifact'
+    # PIPESTATUS[0] is cargo fuzz's exit code (grep's would hide it).
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "== $t FAILED (exit $status)" >&2
+        exit "$status"
+    fi
+done
+echo "== all targets passed"
