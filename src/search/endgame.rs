@@ -20,7 +20,8 @@
 //! the side to move's view, standard scoring (empties go to the winner).
 
 use crate::bitboard::{neighbours, squares, CORNERS};
-use crate::board::final_score;
+use crate::board::{final_score, Board};
+use crate::eval::Evaluator;
 use crate::eval::stability::stable_discs;
 use crate::flip::flips;
 use crate::hash::hash_bits;
@@ -34,6 +35,12 @@ use super::Stopper;
 pub const SHALLOW_MAX: u32 = 7;
 /// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 12;
+/// Empties from which move ordering adds the evaluation of the position after each move.
+pub const EVAL_ORDER_MIN: u32 = 14;
+/// Empties from which it uses a one-ply search instead of the static evaluation.
+pub const SEARCH_ORDER_MIN: u32 = 18;
+/// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units).
+const EVAL_ORDER_DIVISOR: i32 = 8;
 /// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
 const POTENTIAL_WEIGHT: i32 = 2;
 /// Scores lie in -64..=64; this is above any of them.
@@ -77,8 +84,10 @@ fn last1(player: u64, opponent: u64, sq: Square) -> i32 {
     }
 }
 
-/// The solver's state for one search: counters, the table and the stop condition.
-pub struct Solver<'a> {
+/// The solver's state for one search: evaluator (for move ordering far from the end),
+/// counters, the table and the stop condition.
+pub struct Solver<'a, E: Evaluator> {
+    eval: &'a E,
     tt: &'a TranspositionTable,
     stopper: &'a mut Stopper,
     /// Nodes visited so far.
@@ -96,13 +105,20 @@ struct Candidate {
 /// The most legal moves an Othello position can have is 33; 34 leaves a spare.
 const MAX_MOVES: usize = 34;
 
-impl<'a> Solver<'a> {
-    /// A solver using `tt` for its deeper nodes, stopping when `stopper` says so.
+impl<'a, E: Evaluator> Solver<'a, E> {
+    /// A solver ordering moves with `eval`, using `tt` for its deeper nodes, stopping when
+    /// `stopper` says so.
     ///
     /// `used` is the number of nodes already spent in this search (it counts toward a budget).
-    pub fn new(tt: &'a TranspositionTable, stopper: &'a mut Stopper, used: u64) -> Solver<'a> {
+    pub fn new(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        stopper: &'a mut Stopper,
+        used: u64,
+    ) -> Solver<'a, E> {
         stopper.rebase(used);
         Solver {
+            eval,
             tt,
             stopper,
             nodes: 0,
@@ -533,6 +549,7 @@ impl<'a> Solver<'a> {
         list: &mut [Candidate; MAX_MOVES],
     ) -> usize {
         let odd = odd_quadrants(!(p | o));
+        let n = (!(p | o)).count_ones();
         let mut count = 0;
         for sq in squares(mv) {
             let f = flips(sq, p, o);
@@ -542,6 +559,16 @@ impl<'a> Solver<'a> {
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
             key += potential * POTENTIAL_WEIGHT;
             key -= ((sq.bit() & odd) != 0) as i32 * 4;
+            if n >= EVAL_ORDER_MIN {
+                // Far from the end, the opponent's static evaluation of the result (or of a
+                // one-ply search from it) says more than mobility alone.
+                let v = if n >= SEARCH_ORDER_MIN {
+                    self.shallow(cp, co, replies)
+                } else {
+                    self.eval.evaluate(&Board::from_bits_unchecked(cp, co))
+                };
+                key += v / EVAL_ORDER_DIVISOR;
+            }
             if Some(sq) == tt_move {
                 key = -1000;
             }
@@ -553,6 +580,21 @@ impl<'a> Solver<'a> {
             count += 1;
         }
         count
+    }
+
+    /// A one-ply search with the evaluator: the value for the side to move of (`p`, `o`), whose
+    /// moves are `mv`, in centi-discs.
+    fn shallow(&self, p: u64, o: u64, mv: u64) -> i32 {
+        if mv == 0 {
+            return -self.eval.evaluate(&Board::from_bits_unchecked(o, p));
+        }
+        let mut best = i32::MIN;
+        for sq in squares(mv) {
+            let f = flips(sq, p, o);
+            let v = -self.eval.evaluate(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
+            best = best.max(v);
+        }
+        best
     }
 
     #[inline]
@@ -599,7 +641,7 @@ fn pick(list: &mut [Candidate; MAX_MOVES], i: usize, count: usize) -> Candidate 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::eval::HandEval;
 
     /// Plain negamax over every move to the end: the oracle for small positions.
     fn minimax(p: u64, o: u64) -> i32 {
@@ -655,7 +697,7 @@ mod tests {
                 let (p, o) = (b.player(), b.opponent());
                 let want = minimax(p, o);
                 let mut stopper = Stopper::unlimited();
-                let mut solver = Solver::new(&tt, &mut stopper, 0);
+                let mut solver = Solver::new(&HandEval::new(), &tt, &mut stopper, 0);
                 assert_eq!(solver.solve(p, o, -64, 64), want, "{empties} empties: {b:?}");
                 // Null windows around the value bound it from the right sides.
                 assert!(solver.nws(p, o, want - 1, empties, false) > want - 1);

@@ -222,7 +222,7 @@ impl<E: Evaluator> Searcher<E> {
         };
         for &(alpha, beta) in windows {
             let t0 = Instant::now();
-            let mut solver = Solver::new(&self.tt, stopper, *nodes);
+            let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
             let (score, best) = solver.solve_root(p, o, alpha, beta);
             *nodes += solver.nodes;
             let secs = t0.elapsed().as_secs_f64();
@@ -266,7 +266,7 @@ impl<E: Evaluator> Searcher<E> {
         };
         if board.moves() == 0 {
             if !board.is_game_over() {
-                let mut solver = Solver::new(&self.tt, &mut stopper, 0);
+                let mut solver = Solver::new(&self.eval, &self.tt, &mut stopper, 0);
                 let s = solver.solve(board.player(), board.opponent(), -64, 64);
                 result.value = Value::Exact(s);
                 result.nodes = solver.nodes;
