@@ -184,3 +184,73 @@ pub fn run_bench(out: &mut impl Write) -> io::Result<u64> {
     writeln!(out, "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s", rate(total_nodes, secs))?;
     Ok(total_nodes)
 }
+
+/// Options of `othello search`.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// The limits of each search.
+    pub limits: crate::search::Limits,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+/// Prints each completed iteration as one line.
+struct IterationPrinter<'w, W: Write> {
+    out: &'w mut W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> crate::search::Observer for IterationPrinter<'_, W> {
+    fn on_iteration(&mut self, r: &crate::search::SearchResult) {
+        if self.error.is_some() {
+            return;
+        }
+        let depth = match r.value {
+            Value::Heuristic(_) => format!("{}", r.depth),
+            Value::Exact(_) => format!("{}@100%", r.depth),
+            Value::Wld(_) => format!("{}@100%W", r.depth),
+        };
+        let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+        let secs = r.elapsed.as_secs_f64();
+        let line = writeln!(
+            self.out,
+            "  depth {depth:>8} value {:+7.2} nodes {:>12} time {secs:>8.3} nps {:>10.0} pv {}",
+            r.value.discs(),
+            r.nodes,
+            rate(r.nodes, secs),
+            pv.join(" ")
+        );
+        if let Err(e) = line.and_then(|_| self.out.flush()) {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// `othello search`: search each position with the given limits, printing every iteration,
+/// then the totals (positions, nodes, seconds, nodes/s).
+pub fn run_search(
+    positions: &[(String, Board)],
+    options: &SearchOptions,
+    out: &mut impl Write,
+) -> io::Result<u64> {
+    let mut searcher = Searcher::new(HandEval::new(), options.hash_mb);
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for (name, board) in positions {
+        writeln!(out, "{name}")?;
+        let mut printer = IterationPrinter { out, error: None };
+        let r = searcher.search(board, &options.limits, &mut printer);
+        if let Some(e) = printer.error {
+            return Err(e);
+        }
+        nodes += r.nodes;
+        secs += r.elapsed.as_secs_f64();
+        writeln!(out, "  best {} value {:+.2} depth {}", r.best, r.value.discs(), r.depth)?;
+    }
+    writeln!(
+        out,
+        "total: {} positions, {nodes} nodes, {secs:.3} s, {:.0} nodes/s",
+        positions.len(),
+        rate(nodes, secs)
+    )?;
+    Ok(nodes)
+}

@@ -26,6 +26,27 @@ enum Command {
         #[arg(long, value_parser = parse_board)]
         board: Option<Position>,
     },
+    /// Search positions with iterative deepening, printing every iteration.
+    Search {
+        /// The position, as a board string (default: the start).
+        #[arg(long, value_parser = parse_board, conflicts_with = "xot")]
+        board: Option<Position>,
+        /// Search the first N XOT openings instead.
+        #[arg(long)]
+        xot: Option<usize>,
+        /// Maximum midgame depth.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Time per position, in seconds.
+        #[arg(long, value_parser = parse_seconds)]
+        time: Option<std::time::Duration>,
+        /// Node budget per position.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+    },
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
     Bench,
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
@@ -51,6 +72,13 @@ fn parse_board(s: &str) -> Result<Position, String> {
     s.parse::<Position>().map_err(|e| e.to_string())
 }
 
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1e6 => Ok(std::time::Duration::from_secs_f64(x)),
+        _ => Err(format!("expected a positive number of seconds, got {s:?}")),
+    }
+}
+
 fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
@@ -64,6 +92,35 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, board }) => {
             let board = board.map_or(Board::start(), |p| p.board);
             othello::commands::run_perft(&board, depth, &mut out).map(|_| ())
+        }
+        Some(Command::Search {
+            board,
+            xot,
+            depth,
+            time,
+            nodes,
+            hash,
+        }) => {
+            let positions: Vec<(String, Board)> = match xot {
+                Some(n) => othello::xot::openings()
+                    .take(n)
+                    .filter_map(|l| Some((l.to_string(), othello::xot::position_after(l)?.board)))
+                    .collect(),
+                None => {
+                    let pos = board.unwrap_or(Position::start());
+                    vec![(pos.to_board_string(), pos.board)]
+                }
+            };
+            let options = othello::commands::SearchOptions {
+                limits: othello::search::Limits {
+                    depth,
+                    nodes,
+                    move_time: time,
+                    clock: None,
+                },
+                hash_mb: hash as usize,
+            };
+            othello::commands::run_search(&positions, &options, &mut out).map(|_| ())
         }
         Some(Command::Bench) => othello::commands::run_bench(&mut out).map(|_| ()),
         Some(Command::Solve {
