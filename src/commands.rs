@@ -23,7 +23,11 @@ pub fn run_perft(board: &Board, max_depth: u32, out: &mut impl Write) -> io::Res
         let start = Instant::now();
         last = perft(board, depth);
         let secs = start.elapsed().as_secs_f64();
-        writeln!(out, "{depth:>5} {last:>20} {secs:>12.3} {:>16.0}", rate(last, secs))?;
+        writeln!(
+            out,
+            "{depth:>5} {last:>20} {secs:>12.3} {:>16.0}",
+            rate(last, secs)
+        )?;
         out.flush()?;
     }
     Ok(last)
@@ -75,7 +79,10 @@ pub fn run_solve(
         let result = searcher.solve(&entry.position.board, options.wld, &mut ());
         let (score, shown) = match result.value {
             Value::Exact(s) => (s, format!("{s:+}")),
-            Value::Wld(s) => (s, ["loss", "draw", "win"][(s.signum() + 1) as usize].to_string()),
+            Value::Wld(s) => (
+                s,
+                ["loss", "draw", "win"][(s.signum() + 1) as usize].to_string(),
+            ),
             Value::Heuristic(_) => unreachable!("a solve returns an exact or WLD value"),
         };
         let matched = match entry.best_score() {
@@ -181,7 +188,11 @@ pub fn run_bench(out: &mut impl Write) -> io::Result<u64> {
         )?;
     }
     let secs = start.elapsed().as_secs_f64();
-    writeln!(out, "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s", rate(total_nodes, secs))?;
+    writeln!(
+        out,
+        "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s",
+        rate(total_nodes, secs)
+    )?;
     Ok(total_nodes)
 }
 
@@ -244,7 +255,13 @@ pub fn run_search(
         }
         nodes += r.nodes;
         secs += r.elapsed.as_secs_f64();
-        writeln!(out, "  best {} value {:+.2} depth {}", r.best, r.value.discs(), r.depth)?;
+        writeln!(
+            out,
+            "  best {} value {:+.2} depth {}",
+            r.best,
+            r.value.discs(),
+            r.depth
+        )?;
     }
     writeln!(
         out,

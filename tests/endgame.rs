@@ -16,7 +16,12 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
     let mut searcher = Searcher::new(HandEval::new(), 16);
     for (i, e) in entries("fforum-1-19.obf").iter().enumerate() {
         let r = searcher.solve(&e.position.board, false, &mut ());
-        assert_eq!(r.value, Value::Exact(e.best_score().unwrap()), "FFO #{}", i + 1);
+        assert_eq!(
+            r.value,
+            Value::Exact(e.best_score().unwrap()),
+            "FFO #{}",
+            i + 1
+        );
         assert!(
             e.best_moves().contains(&r.best),
             "FFO #{}: {} is not among {:?}",
@@ -35,7 +40,12 @@ fn wld_solve_agrees_in_sign_with_the_exact_solve() {
         let r = searcher.solve(&e.position.board, true, &mut ());
         assert_eq!(r.value, Value::Wld(exact.signum()), "FFO #{}", i + 1);
         // The move keeps the result: the file scores it with the same sign.
-        assert_eq!(e.score_of(r.best).map(i32::signum), Some(exact.signum()), "FFO #{}", i + 1);
+        assert_eq!(
+            e.score_of(r.best).map(i32::signum),
+            Some(exact.signum()),
+            "FFO #{}",
+            i + 1
+        );
     }
 }
 
@@ -46,7 +56,12 @@ fn hard_20_sample_values_and_moves() {
     // Every 23rd position: 12 positions spread over the file.
     for (i, e) in all.iter().enumerate().step_by(23) {
         let r = searcher.solve(&e.position.board, false, &mut ());
-        assert_eq!(r.value, Value::Exact(e.best_score().unwrap()), "hard-20 #{}", i + 1);
+        assert_eq!(
+            r.value,
+            Value::Exact(e.best_score().unwrap()),
+            "hard-20 #{}",
+            i + 1
+        );
         assert!(e.best_moves().contains(&r.best), "hard-20 #{}", i + 1);
     }
 }

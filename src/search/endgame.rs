@@ -21,8 +21,8 @@
 
 use crate::bitboard::{neighbours, squares, CORNERS};
 use crate::board::{final_score, Board};
-use crate::eval::Evaluator;
 use crate::eval::stability::stable_discs;
+use crate::eval::Evaluator;
 use crate::flip::flips;
 use crate::hash::hash_bits;
 use crate::movegen::moves;
@@ -148,7 +148,10 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
         let score = self.pvs(player, opponent, alpha, beta, empties, false);
-        let best = self.tt.probe(hash_bits(player, opponent)).and_then(|e| e.best);
+        let best = self
+            .tt
+            .probe(hash_bits(player, opponent))
+            .and_then(|e| e.best);
         let legal = moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
         // Small positions are not stored; find the move by re-checking each one.
@@ -321,7 +324,13 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         for i in 0..count {
             let c = pick(&mut list, i, count);
             let sq = Square::from_index_masked(c.sq as u32);
-            let v = -self.nws(o ^ c.flips, p ^ c.flips ^ sq.bit(), -alpha - 1, n - 1, false);
+            let v = -self.nws(
+                o ^ c.flips,
+                p ^ c.flips ^ sq.bit(),
+                -alpha - 1,
+                n - 1,
+                false,
+            );
             if self.stopper.stopped() {
                 return 0;
             }
@@ -591,7 +600,9 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         let mut best = i32::MIN;
         for sq in squares(mv) {
             let f = flips(sq, p, o);
-            let v = -self.eval.evaluate(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
+            let v = -self
+                .eval
+                .evaluate(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
             best = best.max(v);
         }
         best
@@ -698,7 +709,11 @@ mod tests {
                 let want = minimax(p, o);
                 let mut stopper = Stopper::unlimited();
                 let mut solver = Solver::new(&HandEval::new(), &tt, &mut stopper, 0);
-                assert_eq!(solver.solve(p, o, -64, 64), want, "{empties} empties: {b:?}");
+                assert_eq!(
+                    solver.solve(p, o, -64, 64),
+                    want,
+                    "{empties} empties: {b:?}"
+                );
                 // Null windows around the value bound it from the right sides.
                 assert!(solver.nws(p, o, want - 1, empties, false) > want - 1);
                 assert!(solver.nws(p, o, want, empties, false) <= want);

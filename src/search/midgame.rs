@@ -99,7 +99,15 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     }
 
     /// Negamax PVS, fail-soft, in centi-discs.
-    pub fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
+    pub fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if depth == 0 {
             return self.evaluate(p, o);

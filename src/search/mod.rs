@@ -171,7 +171,15 @@ impl<E: Evaluator> Searcher<E> {
             let elapsed = start.elapsed();
             let kind = budget.solve_kind(empties, self.solver_nps, elapsed, depth);
             if kind != SolveKind::None {
-                self.solve_phase(board, kind, &mut stopper, &mut nodes, start, &mut result, observer);
+                self.solve_phase(
+                    board,
+                    kind,
+                    &mut stopper,
+                    &mut nodes,
+                    start,
+                    &mut result,
+                    observer,
+                );
                 break;
             }
             if depth > 1 && !budget.should_start_iteration(elapsed, last_iteration) {
@@ -251,7 +259,12 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
-    pub fn solve(&mut self, board: &Board, wld: bool, observer: &mut impl Observer) -> SearchResult {
+    pub fn solve(
+        &mut self,
+        board: &Board,
+        wld: bool,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
         let start = Instant::now();
         self.tt.new_search();
         let mut stopper = Stopper::new(Some(self.stop.clone()), None, None);
@@ -276,7 +289,10 @@ impl<E: Evaluator> Searcher<E> {
         }
         // Prime the table with a short midgame iterative deepening: its best moves order the
         // solver's first plies, where ordering matters most.
-        let prime_depth = board.empty_count().saturating_sub(PRIME_SKIP_EMPTIES).min(PRIME_MAX_DEPTH);
+        let prime_depth = board
+            .empty_count()
+            .saturating_sub(PRIME_SKIP_EMPTIES)
+            .min(PRIME_MAX_DEPTH);
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
         for depth in 1..=prime_depth {
@@ -285,8 +301,20 @@ impl<E: Evaluator> Searcher<E> {
             nodes += search.nodes;
             prev = Some(score);
         }
-        let kind = if wld { SolveKind::Wld } else { SolveKind::Exact };
-        self.solve_phase(board, kind, &mut stopper, &mut nodes, start, &mut result, observer);
+        let kind = if wld {
+            SolveKind::Wld
+        } else {
+            SolveKind::Exact
+        };
+        self.solve_phase(
+            board,
+            kind,
+            &mut stopper,
+            &mut nodes,
+            start,
+            &mut result,
+            observer,
+        );
         result
     }
 
@@ -303,7 +331,10 @@ impl<E: Evaluator> Searcher<E> {
                 b = b.pass();
                 continue;
             }
-            let Some(sq) = self.tt.probe(hash_bits(b.player(), b.opponent())).and_then(|e| e.best)
+            let Some(sq) = self
+                .tt
+                .probe(hash_bits(b.player(), b.opponent()))
+                .and_then(|e| e.best)
             else {
                 break;
             };
@@ -410,7 +441,10 @@ impl Stopper {
     fn check_now(&mut self, nodes: u64) -> bool {
         self.next_check = nodes + CHECK_INTERVAL_NODES;
         if self.offset + nodes >= self.node_limit
-            || self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            || self
+                .flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.stopped = true;
@@ -508,7 +542,10 @@ mod tests {
             ..Limits::default()
         };
         let r = s.search(&Board::start(), &limits, &mut seen);
-        assert_eq!(seen.iter().map(|i| i.depth).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            seen.iter().map(|i| i.depth).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5, 6]
+        );
         assert_eq!(r.depth, 6);
         let Move::Place(sq) = r.best else {
             panic!("the start position has moves")
@@ -541,7 +578,11 @@ mod tests {
             ..Limits::default()
         };
         let r = s.search(&Board::start(), &limits, &mut ());
-        assert!(r.nodes <= 20_000 + 2 * CHECK_INTERVAL_NODES, "{} nodes", r.nodes);
+        assert!(
+            r.nodes <= 20_000 + 2 * CHECK_INTERVAL_NODES,
+            "{} nodes",
+            r.nodes
+        );
     }
 
     #[test]
@@ -549,7 +590,9 @@ mod tests {
         let mut s = Searcher::new(HandEval::new(), 1);
         // White to move with no move: a pass.
         let pos: crate::board::Position =
-            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- O".parse().unwrap();
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- O"
+                .parse()
+                .unwrap();
         let r = s.search(&pos.board, &Limits::default(), &mut ());
         assert_eq!(r.best, Move::Pass);
         // A full board: game over, exact value.

@@ -189,14 +189,23 @@ mod tests {
     #[test]
     fn no_limits_means_no_deadlines() {
         let b = Budget::new(&Limits::default(), 40);
-        assert_eq!((b.soft, b.hard, b.max_depth, b.nodes), (None, None, 60, None));
+        assert_eq!(
+            (b.soft, b.hard, b.max_depth, b.nodes),
+            (None, None, 60, None)
+        );
         assert!(b.should_start_iteration(Duration::from_secs(3600), Duration::from_secs(60)));
         assert!(!b.should_stop(Duration::from_secs(3600)));
     }
 
     #[test]
     fn move_time_keeps_a_margin() {
-        let b = Budget::new(&Limits { move_time: Some(ms(1000)), ..Limits::default() }, 40);
+        let b = Budget::new(
+            &Limits {
+                move_time: Some(ms(1000)),
+                ..Limits::default()
+            },
+            40,
+        );
         assert_eq!(b.hard, Some(ms(1000 - SAFETY_MARGIN_MS)));
         assert!(b.soft.unwrap() < b.hard.unwrap());
         assert!(b.should_stop(ms(990)));
@@ -205,7 +214,13 @@ mod tests {
 
     #[test]
     fn soft_deadline_extrapolates_the_last_iteration() {
-        let b = Budget::new(&Limits { move_time: Some(ms(1015)), ..Limits::default() }, 40);
+        let b = Budget::new(
+            &Limits {
+                move_time: Some(ms(1015)),
+                ..Limits::default()
+            },
+            40,
+        );
         // soft = 600 ms
         assert!(b.should_start_iteration(ms(100), ms(100)));
         assert!(!b.should_start_iteration(ms(400), ms(100)));
@@ -223,7 +238,10 @@ mod tests {
                 let b = Budget::new(&limits, empties);
                 let used = b.hard.unwrap().as_millis() as i64 + 3;
                 remaining = remaining - used + increment as i64;
-                assert!(remaining > 0, "ran out at {empties} empties (inc {increment})");
+                assert!(
+                    remaining > 0,
+                    "ran out at {empties} empties (inc {increment})"
+                );
             }
         }
     }

@@ -270,7 +270,10 @@ mod tests {
     #[test]
     fn replacement_prefers_old_and_shallow_victims() {
         // A one-cluster table: every key shares the cluster.
-        let mut tt = TranspositionTable { clusters: vec![Cluster::default()], age: 1 };
+        let mut tt = TranspositionTable {
+            clusters: vec![Cluster::default()],
+            age: 1,
+        };
         for k in 1..=4u64 {
             tt.store(k, 0, Bound::Exact, 10 + k as u8, None);
         }
