@@ -400,10 +400,11 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 // Parity order: squares of odd quadrants first.
                 let odd = odd_quadrants(empty);
                 let mut sq = [Square::A1; 4];
-                let mut k = 0;
-                for s in squares(empty & odd).chain(squares(empty & !odd)) {
+                for (k, s) in squares(empty & odd)
+                    .chain(squares(empty & !odd))
+                    .enumerate()
+                {
                     sq[k] = s;
-                    k += 1;
                 }
                 self.last4(p, o, alpha, beta, sq, passed)
             }
@@ -703,12 +704,13 @@ mod tests {
     #[test]
     fn solver_agrees_with_minimax_on_small_endgames() {
         let tt = TranspositionTable::new(1);
+        let eval = HandEval::new();
         for empties in 1..=9 {
             for b in random_positions(empties, 30, 0x1234 + empties as u64) {
                 let (p, o) = (b.player(), b.opponent());
                 let want = minimax(p, o);
                 let mut stopper = Stopper::unlimited();
-                let mut solver = Solver::new(&HandEval::new(), &tt, &mut stopper, 0);
+                let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
                 assert_eq!(
                     solver.solve(p, o, -64, 64),
                     want,
