@@ -1,16 +1,99 @@
-//! Evaluation (stub: the classic PAIP evaluators arrive with the search issue).
+//! Static evaluation: the classic evaluators of PAIP chapter 18, stable discs, and the engine's
+//! hand-made evaluator, all behind one small trait.
+//!
+//! Every evaluator scores a [`Board`] from the point of view of the side to move, in
+//! **centi-discs** (100 = one disc), clamped to `±6400` ([`MAX_SCORE`]) so that heuristic scores
+//! and exact final scores (disc difference x 100) live on one scale. The search calls
+//! [`Evaluator::evaluate`] at its leaves; implementations are plain data (no allocation, no
+//! interior `dyn`), `Send + Sync`, and never panic on any board (any pair of disjoint bitboards).
+//!
+//! Module map:
+//! - [`classic`]: PAIP's first evaluators (18.2-18.7): count difference, weighted squares,
+//!   modified weighted squares.
+//! - [`mobility`]: current and potential mobility, as PAIP's `mobility` counts them (18.12).
+//! - [`edge`]: Iago's edge table: every configuration of an edge plus its two X-squares, valued by
+//!   static stability and then by a probabilistic one-move edge search (18.12).
+//! - [`iago`]: PAIP's `Iago-eval`, combining edge stability with current and potential mobility
+//!   using move-number-dependent coefficients (18.12).
+//! - [`stability`]: discs that can never be flipped (exact edge analysis plus full lines and
+//!   growth from stable neighbours), fast enough for the endgame solver's inner loop.
+//!
+//! The unit structs [`CountDifference`], [`WeightedSquares`], [`ModifiedWeightedSquares`],
+//! [`Mobility`] and [`Iago`] wrap the classic evaluators; each documents how its native score is
+//! scaled to centi-discs.
 
 use crate::board::Board;
 
-/// A static evaluation: a heuristic score in centi-discs (100 = one disc) from the side to
-/// move's view, clamped to ±6400 so it is comparable with exact scores times 100.
+pub mod classic;
+pub mod edge;
+pub mod iago;
+pub mod mobility;
+pub mod stability;
+
+pub use classic::{CountDifference, ModifiedWeightedSquares, WeightedSquares};
+pub use iago::Iago;
+pub use mobility::Mobility;
+pub use stability::stable_discs;
+
+/// The largest magnitude an evaluator returns: a 64-0 result, in centi-discs.
+pub const MAX_SCORE: i32 = 6400;
+
+/// A static evaluator: a heuristic score of a position.
 pub trait Evaluator: Send + Sync {
-    /// The score of `board` for the side to move.
+    /// The score of `board` for the side to move, in centi-discs (100 = one disc), within
+    /// `-MAX_SCORE..=MAX_SCORE`. Higher is better for the side to move.
     fn evaluate(&self, board: &Board) -> i32;
 }
 
-/// Placeholder: mobility difference.
-#[derive(Default, Clone, Copy)]
+/// Clamps a raw score (already in centi-discs) to `-MAX_SCORE..=MAX_SCORE`.
+#[inline(always)]
+pub fn clamp_score(raw: i64) -> i32 {
+    raw.clamp(-(MAX_SCORE as i64), MAX_SCORE as i64) as i32
+}
+
+/// Integer division `num / den` rounded to the nearest integer, ties to even: Common Lisp's
+/// two-argument `round`, which PAIP's evaluators use. `den` must be positive (a zero or negative
+/// `den` is treated as 1 so that the function never panics).
+#[inline]
+pub fn round_div(num: i64, den: i64) -> i64 {
+    let den = if den > 0 { den } else { 1 };
+    let q = num.div_euclid(den);
+    let r = num.rem_euclid(den); // 0 <= r < den, num = q * den + r
+    match (2 * r).cmp(&den) {
+        std::cmp::Ordering::Less => q,
+        std::cmp::Ordering::Greater => q + 1,
+        std::cmp::Ordering::Equal => q + (q & 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_div_rounds_half_to_even_like_common_lisp() {
+        assert_eq!(round_div(7, 2), 4); // 3.5 -> 4
+        assert_eq!(round_div(5, 2), 2); // 2.5 -> 2
+        assert_eq!(round_div(-5, 2), -2); // -2.5 -> -2
+        assert_eq!(round_div(-7, 2), -4); // -3.5 -> -4
+        assert_eq!(round_div(10, 3), 3);
+        assert_eq!(round_div(11, 3), 4);
+        assert_eq!(round_div(-11, 3), -4);
+        assert_eq!(round_div(-10, 3), -3);
+        assert_eq!(round_div(0, 5), 0);
+        assert_eq!(round_div(9, 0), 9);
+    }
+
+    #[test]
+    fn clamp_score_limits_to_a_full_board() {
+        assert_eq!(clamp_score(1_000_000), MAX_SCORE);
+        assert_eq!(clamp_score(-1_000_000), -MAX_SCORE);
+        assert_eq!(clamp_score(-123), -123);
+    }
+}
+
+/// Placeholder engine evaluator until the hand-made one lands: mobility difference.
+#[derive(Default, Clone, Copy, Debug)]
 pub struct HandEval;
 
 impl HandEval {
@@ -27,4 +110,3 @@ impl Evaluator for HandEval {
         (m - o) * 50
     }
 }
-pub mod stability;
