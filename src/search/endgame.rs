@@ -36,11 +36,11 @@ pub const SHALLOW_MAX: u32 = 7;
 /// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 12;
 /// Empties from which move ordering adds the evaluation of the position after each move.
-pub const EVAL_ORDER_MIN: u32 = 14;
+pub const EVAL_ORDER_MIN: u32 = 12;
 /// Empties from which it uses a one-ply search instead of the static evaluation.
 pub const SEARCH_ORDER_MIN: u32 = 18;
 /// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units).
-const EVAL_ORDER_DIVISOR: i32 = 8;
+const EVAL_ORDER_DIVISOR: i32 = 24;
 /// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
 const POTENTIAL_WEIGHT: i32 = 2;
 /// Scores lie in -64..=64; this is above any of them.

@@ -22,11 +22,6 @@ use midgame::{Midgame, INF};
 pub use time::{Budget, Clock, Limits, SolveKind};
 use tt::TranspositionTable;
 
-/// Deepest midgame iteration run to prime the table before a solve.
-const PRIME_MAX_DEPTH: u32 = 10;
-/// Priming depth is the number of empties minus this (none for small solves).
-const PRIME_SKIP_EMPTIES: u32 = 12;
-
 /// A search value. Heuristic and exact scores are different kinds and never mixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -286,20 +281,6 @@ impl<E: Evaluator> Searcher<E> {
             }
             result.elapsed = start.elapsed();
             return result;
-        }
-        // Prime the table with a short midgame iterative deepening: its best moves order the
-        // solver's first plies, where ordering matters most.
-        let prime_depth = board
-            .empty_count()
-            .saturating_sub(PRIME_SKIP_EMPTIES)
-            .min(PRIME_MAX_DEPTH);
-        let (p, o) = (board.player(), board.opponent());
-        let mut prev = None;
-        for depth in 1..=prime_depth {
-            let mut search = Midgame::new(&self.eval, &self.tt, &mut stopper, nodes);
-            let (score, _) = aspiration(&mut search, p, o, depth, prev);
-            nodes += search.nodes;
-            prev = Some(score);
         }
         let kind = if wld {
             SolveKind::Wld
