@@ -23,13 +23,13 @@ enum Command {
         /// The deepest depth to count.
         depth: u32,
         /// The position, as a 64-square board string plus side to move (default: the start).
-        #[arg(long, value_parser = parse_board)]
+        #[arg(long, value_parser = parse_board, allow_hyphen_values = true)]
         board: Option<Position>,
     },
     /// Search positions with iterative deepening, printing every iteration.
     Search {
         /// The position, as a board string (default: the start).
-        #[arg(long, value_parser = parse_board, conflicts_with = "xot")]
+        #[arg(long, value_parser = parse_board, conflicts_with = "xot", allow_hyphen_values = true)]
         board: Option<Position>,
         /// Search the first N XOT openings instead.
         #[arg(long)]

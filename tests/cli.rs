@@ -73,7 +73,10 @@ fn solve_checks_the_file_and_fails_on_a_wrong_score() {
     let o = othello(&["solve", good.to_str().unwrap()]);
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.contains(" g8 ") && out.contains("+18") && out.contains(" ok "), "{out}");
+    assert!(
+        out.contains(" g8 ") && out.contains("+18") && out.contains(" ok "),
+        "{out}"
+    );
     assert!(out.contains("total: 1 positions, 0 mismatches"), "{out}");
 
     let o = othello(&["solve", bad.to_str().unwrap()]);
