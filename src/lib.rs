@@ -16,6 +16,7 @@ pub mod board;
 pub mod commands;
 pub mod eval;
 pub mod flip;
+pub mod game;
 pub mod hash;
 pub mod movegen;
 pub mod obf;
