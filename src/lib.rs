@@ -21,6 +21,7 @@ pub mod hash;
 pub mod movegen;
 pub mod obf;
 pub mod perft;
+pub mod protocol;
 pub mod reference;
 pub mod search;
 pub mod square;
