@@ -17,7 +17,15 @@ use othello::protocol::{run_sync, EngineOptions};
 
 /// First words a response line may start with.
 const RESPONSES: &[&str] = &[
-    "pong", "status", "set", "===", "search", "nodestats", "analysis", "learned", "#",
+    "pong",
+    "status",
+    "set",
+    "===",
+    "search",
+    "nodestats",
+    "analysis",
+    "learned",
+    "#",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -33,7 +41,13 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8(out).expect("output is UTF-8");
     for line in text.lines() {
         let first = line.split(' ').next().unwrap_or("");
-        assert!(RESPONSES.contains(&first), "unexpected output line {line:?}");
-        assert!(!line.contains(['\r', '\0']), "control character in {line:?}");
+        assert!(
+            RESPONSES.contains(&first),
+            "unexpected output line {line:?}"
+        );
+        assert!(
+            !line.contains(['\r', '\0']),
+            "control character in {line:?}"
+        );
     }
 });
