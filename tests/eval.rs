@@ -6,8 +6,8 @@ use othello::eval::edge::{self, decode, encode, static_edge_value, EDGE_CONFIGS}
 use othello::eval::iago::{iago_coefficients, iago_score, move_number};
 use othello::eval::stability::{edge_stable_discs, stable_discs};
 use othello::eval::{
-    classic, CountDifference, Evaluator, Iago, Mobility, ModifiedWeightedSquares, WeightedSquares,
-    MAX_SCORE,
+    classic, CountDifference, Evaluator, HandEval, Iago, Mobility, ModifiedWeightedSquares,
+    WeightedSquares, MAX_SCORE,
 };
 use othello::{Board, Square};
 use proptest::prelude::*;
@@ -74,6 +74,7 @@ fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator>)> {
         ),
         ("mobility", Box::new(Mobility)),
         ("iago", Box::new(Iago::new())),
+        ("hand", Box::new(HandEval::new())),
     ]
 }
 
@@ -245,6 +246,121 @@ fn iago_prefers_corners_and_mobility() {
     assert!(iago_score(&mine) > iago_score(&theirs));
     assert!(Iago::new().evaluate(&mine) > 0);
     assert!(Iago::new().evaluate(&theirs) < 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HandEval.
+
+#[test]
+fn hand_eval_prefers_corners_and_penalises_x_squares() {
+    let hand = HandEval::new();
+    let mine = board("X------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X");
+    let theirs = board("O------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X");
+    let x_square =
+        board("-------- -X------ -------- ---OX--- ---XO--- -------- -------- -------- X");
+    // Owning the corner beats conceding it by more than half a disc.
+    assert!(hand.evaluate(&mine) > 50, "{}", hand.evaluate(&mine));
+    assert!(
+        hand.evaluate(&mine) > hand.evaluate(&theirs) + 50,
+        "{} {}",
+        hand.evaluate(&mine),
+        hand.evaluate(&theirs)
+    );
+    assert!(hand.evaluate(&x_square) < 0, "{}", hand.evaluate(&x_square));
+}
+
+/// Negamax to a fixed depth; game-over positions score the exact result x 100.
+fn negamax(b: &Board, depth: u32, mut alpha: i32, beta: i32, eval: &dyn Evaluator) -> i32 {
+    let moves = b.moves();
+    if moves == 0 {
+        if b.is_game_over() {
+            return 100 * b.final_score();
+        }
+        return -negamax(&b.pass(), depth, -beta, -alpha, eval);
+    }
+    if depth == 0 {
+        return eval.evaluate(b);
+    }
+    let mut best = -MAX_SCORE - 1;
+    for sq in squares(moves) {
+        let v = -negamax(&b.play(sq), depth - 1, -beta, -alpha, eval);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// Plays a game from `start` with `first` to move, both searching `depth` plies. Returns the
+/// final disc difference for `first`.
+fn play_game(start: Board, first: &dyn Evaluator, second: &dyn Evaluator, depth: u32) -> i32 {
+    let (mut b, mut first_to_move) = (start, true);
+    while !b.is_game_over() {
+        if b.moves() != 0 {
+            let eval = if first_to_move { first } else { second };
+            let mut best = (i32::MIN, None);
+            for sq in squares(b.moves()) {
+                let v = -negamax(&b.play(sq), depth - 1, -MAX_SCORE - 1, MAX_SCORE + 1, eval);
+                if v > best.0 {
+                    best = (v, Some(sq));
+                }
+            }
+            b = b.play(best.1.expect("a move exists"));
+        } else {
+            b = b.pass();
+        }
+        first_to_move = !first_to_move;
+    }
+    if first_to_move {
+        b.final_score()
+    } else {
+        -b.final_score()
+    }
+}
+
+/// `(games won, total disc difference)` of `a` against `b` over `n` XOT openings spread over
+/// the list, each played with both colours.
+fn mini_match(a: &dyn Evaluator, b: &dyn Evaluator, depth: u32, n: usize) -> (u32, i32) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xot-large.txt");
+    let text = std::fs::read_to_string(path).expect("the XOT list");
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut wins, mut total) = (0, 0);
+    for line in lines.iter().step_by(lines.len() / n).take(n) {
+        let mut start = Board::start();
+        for k in 0..line.len() / 2 {
+            start = start.play(line[2 * k..2 * k + 2].parse().expect("a square"));
+        }
+        for a_first in [true, false] {
+            let diff = if a_first {
+                play_game(start, a, b, depth)
+            } else {
+                -play_game(start, b, a, depth)
+            };
+            wins += (diff > 0) as u32;
+            total += diff;
+        }
+    }
+    (wins, total)
+}
+
+#[test]
+fn hand_eval_outplays_weighted_squares_and_iago_at_shallow_depth() {
+    // Depth 2, no endgame solver. Measured when written: 36 of 40 games and +25 discs a game
+    // against weighted squares; 114 of 200 games and +6.7 discs a game against Iago (larger
+    // samples: +7.6 a game at depth 2, +9.6 at depth 3, +13.3 at depth 4).
+    let hand = HandEval::new();
+    let (wins, total) = mini_match(&hand, &WeightedSquares, 2, 20);
+    assert!(
+        wins >= 30 && total > 40 * 10,
+        "vs weighted squares: {wins} wins, {total}"
+    );
+    let (wins, total) = mini_match(&hand, &Iago::new(), 2, 100);
+    assert!(
+        wins > 100 && total > 0,
+        "vs Iago: {wins} wins of 200, {total}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

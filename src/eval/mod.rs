@@ -17,6 +17,7 @@
 //!   using move-number-dependent coefficients (18.12).
 //! - [`stability`]: discs that can never be flipped (exact edge analysis plus full lines and
 //!   growth from stable neighbours), fast enough for the endgame solver's inner loop.
+//! - [`hand`]: [`HandEval`], the engine's first hand-tuned evaluator.
 //!
 //! The unit structs [`CountDifference`], [`WeightedSquares`], [`ModifiedWeightedSquares`],
 //! [`Mobility`] and [`Iago`] wrap the classic evaluators; each documents how its native score is
@@ -26,14 +27,16 @@ use crate::board::Board;
 
 pub mod classic;
 pub mod edge;
+pub mod hand;
 pub mod iago;
 pub mod mobility;
 pub mod stability;
 
 pub use classic::{CountDifference, ModifiedWeightedSquares, WeightedSquares};
+pub use hand::HandEval;
 pub use iago::Iago;
 pub use mobility::Mobility;
-pub use stability::stable_discs;
+pub use stability::{stable_discs, stable_discs_both};
 
 /// The largest magnitude an evaluator returns: a 64-0 result, in centi-discs.
 pub const MAX_SCORE: i32 = 6400;
