@@ -94,22 +94,3 @@ mod tests {
         assert_eq!(clamp_score(-123), -123);
     }
 }
-
-/// Placeholder engine evaluator until the hand-made one lands: mobility difference.
-#[derive(Default, Clone, Copy, Debug)]
-pub struct HandEval;
-
-impl HandEval {
-    /// The evaluator.
-    pub fn new() -> HandEval {
-        HandEval
-    }
-}
-
-impl Evaluator for HandEval {
-    fn evaluate(&self, board: &Board) -> i32 {
-        let m = board.moves().count_ones() as i32;
-        let o = board.pass().moves().count_ones() as i32;
-        (m - o) * 50
-    }
-}
