@@ -273,25 +273,40 @@ pub fn edge_move_probability(cells: &EdgeConfig, i: usize) -> f64 {
     }
 }
 
-/// PAIP's `possible-edge-moves-value` and `combine-edge-moves`: the improved value of the
-/// configuration `index`, given the current `table`.
-fn possible_edge_moves_value(table: &[i32], index: usize) -> i32 {
-    let cells = decode(index);
+/// One possible move in a configuration: PAIP's probability that the mover can play it, and the
+/// index of the configuration after it, seen by the opponent.
+#[derive(Clone, Copy)]
+struct EdgeMove {
+    probability: f64,
+    child: u32,
+}
+
+/// The possible moves (every empty square of the ten) of the configuration `cells`.
+fn edge_moves(cells: &EdgeConfig, out: &mut Vec<EdgeMove>) {
+    for i in 0..EDGE_LEN {
+        if cells[i] == EMPTY {
+            out.push(EdgeMove {
+                probability: edge_move_probability(cells, i),
+                child: encode(&swap_sides(&play(cells, i, MOVER))) as u32,
+            });
+        }
+    }
+}
+
+/// PAIP's `possible-edge-moves-value` and `combine-edge-moves`: the improved value of a
+/// configuration whose current value is `current` and whose moves are `moves`, given `table`.
+fn possible_edge_moves_value(table: &[i32], current: i32, moves: &[EdgeMove]) -> i32 {
     // (probability, value) of "no move" and of each possible move.
     let mut options = [(0.0f64, 0i32); EDGE_LEN + 1];
-    options[0] = (1.0, table[index]);
+    options[0] = (1.0, current);
     let mut n = 1;
-    for i in 0..EDGE_LEN {
-        if cells[i] != EMPTY {
-            continue;
-        }
-        let after = swap_sides(&play(&cells, i, MOVER));
-        options[n] = (edge_move_probability(&cells, i), -table[encode(&after)]);
+    for m in moves.iter().take(EDGE_LEN) {
+        options[n] = (m.probability, -table[m.child as usize]);
         n += 1;
     }
     let options = &mut options[..n];
     // Best value first; equal values by probability, for a deterministic, mirror-symmetric sum.
-    options.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
+    options.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
     let (mut prob, mut value) = (1.0f64, 0.0f64);
     for &(p, v) in options.iter() {
         if prob < 0.0 {
@@ -304,19 +319,30 @@ fn possible_edge_moves_value(table: &[i32], index: usize) -> i32 {
 }
 
 /// Builds the table from scratch by PAIP's method (static values, then [`PASSES`] improvement
-/// passes from the fullest configurations down). Takes a few milliseconds.
+/// passes from the fullest configurations down). The moves of each configuration (their
+/// probabilities and resulting configurations) do not change between passes, so they are
+/// computed once. Takes a few tens of milliseconds (about a second without optimisation).
 pub fn build_edge_table() -> Box<EdgeTable> {
     let mut table = vec![0i32; EDGE_CONFIGS];
-    let mut by_discs: Vec<Vec<u32>> = vec![Vec::new(); EDGE_LEN + 1];
+    // Configurations by number of discs, each with the range of its moves in `moves`.
+    let mut by_discs: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); EDGE_LEN + 1];
+    let mut moves = Vec::with_capacity(200_000);
     for (index, value) in table.iter_mut().enumerate() {
         let cells = decode(index);
         *value = static_edge_value(&cells);
-        by_discs[cells.iter().filter(|&&c| c != EMPTY).count()].push(index as u32);
+        let discs = cells.iter().filter(|&&c| c != EMPTY).count();
+        let first = moves.len() as u32;
+        if (1..EDGE_LEN).contains(&discs) {
+            edge_moves(&cells, &mut moves);
+        }
+        by_discs[discs].push((index as u32, first, moves.len() as u32));
     }
     for _ in 0..PASSES {
         for discs in (1..EDGE_LEN).rev() {
-            for &index in &by_discs[discs] {
-                table[index as usize] = possible_edge_moves_value(&table, index as usize);
+            for &(index, first, end) in &by_discs[discs] {
+                let index = index as usize;
+                let range = &moves[first as usize..end as usize];
+                table[index] = possible_edge_moves_value(&table, table[index], range);
             }
         }
     }
