@@ -8,7 +8,15 @@
 //! - [`square`]: squares and their notations; [`bitboard`]: masks, bit iteration, symmetries.
 //! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
 //! - [`flip`]: flip generation; [`mod@reference`]: the mailbox oracle.
-//! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format.
+//! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format;
+//!   [`xot`]: the embedded XOT opening list.
+//! - [`eval`]: PAIP's classic evaluators, Iago's edge table, stable discs, the engine's
+//!   evaluator, behind the [`eval::Evaluator`] trait.
+//! - [`search`]: iterative deepening PVS with aspiration windows, the transposition table, the
+//!   time manager and the exact endgame solver. Search reports through an observer and never
+//!   prints.
+//! - [`game`]: game records, GGF, clocks; [`protocol`]: the NBoard protocol and its extensions.
+//! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`).
 #![deny(missing_docs)]
 
 pub mod bitboard;

@@ -81,6 +81,9 @@ pub enum EngineError {
     /// `set threads` with anything but 1.
     #[error("set threads {0}: only 1 search thread is supported")]
     Threads(u32),
+    /// `set hash` whose memory could not be allocated (the previous table is kept).
+    #[error("set hash: {0}")]
+    HashAlloc(crate::search::tt::TableAllocError),
     /// `set hash` beyond the limit.
     #[error("set hash {requested}: the limit is {limit} MiB")]
     Hash {
@@ -223,10 +226,10 @@ impl Engine {
                 requested: mb,
                 limit: self.options.max_hash_mb,
             }),
-            Command::SetHash(mb) => {
-                self.searcher.set_hash_mb(mb as usize);
-                Ok(())
-            }
+            Command::SetHash(mb) => self
+                .searcher
+                .try_set_hash_mb(mb as usize)
+                .map_err(EngineError::HashAlloc),
             Command::SetBoard(position) => {
                 self.game = Game::new(position);
                 Ok(())

@@ -105,8 +105,30 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Reallocates the table at `mb` MiB (its contents are lost).
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; see [`Searcher::try_set_hash_mb`].
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Reallocates the table at `mb` MiB, keeping the old table if the memory is not there.
+    pub fn try_set_hash_mb(&mut self, mb: usize) -> Result<(), tt::TableAllocError> {
+        // Free the old table first, so the two need not fit at once; restore a small one on
+        // failure rather than keep nothing.
+        let old_mb = self.tt.size_bytes() >> 20;
+        self.tt = TranspositionTable::new(1);
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => {
+                self.tt = tt;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = TranspositionTable::try_new(old_mb)
+                    .unwrap_or_else(|_| TranspositionTable::new(1));
+                Err(e)
+            }
+        }
     }
 
     /// Forgets everything learned (table contents).

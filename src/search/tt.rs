@@ -106,6 +106,14 @@ const ENTRIES_PER_CLUSTER: usize = 4;
 #[derive(Default)]
 struct Cluster([AtomicU64; 2 * ENTRIES_PER_CLUSTER]);
 
+/// The memory for a table could not be allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MiB transposition table")]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub mb: usize,
+}
+
 /// The transposition table. See the module docs for layout and policies.
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
@@ -117,11 +125,25 @@ impl TranspositionTable {
     pub const DEFAULT_MB: usize = 64;
 
     /// A table of about `mb` MiB (at least one cluster).
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
+        match Self::try_new(mb) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` MiB, or an error if the memory cannot be allocated.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(n);
+        let mut clusters = Vec::new();
+        clusters
+            .try_reserve_exact(n)
+            .map_err(|_| TableAllocError { mb })?;
         clusters.resize_with(n, Cluster::default);
-        TranspositionTable { clusters, age: 1 }
+        Ok(TranspositionTable { clusters, age: 1 })
     }
 
     /// Size in bytes.
@@ -287,6 +309,15 @@ mod tests {
         assert_eq!(tt.probe(2), None);
         assert!(tt.probe(5).is_some() && tt.probe(6).is_some());
         assert_eq!(tt.hashfull(), 500);
+    }
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).err(),
+            Some(TableAllocError { mb: usize::MAX })
+        );
+        assert!(TranspositionTable::try_new(1).is_ok());
     }
 
     #[test]
