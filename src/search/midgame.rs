@@ -112,6 +112,9 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         if depth == 0 {
             return self.evaluate(p, o);
         }
+        if depth == 1 {
+            return self.depth_one(p, o, alpha, beta, passed);
+        }
         if self.stopper.check(self.nodes) {
             return 0;
         }
@@ -183,6 +186,34 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
             Bound::Exact
         };
         self.tt.store(key, best as i16, bound, depth as u8, best_sq);
+        best
+    }
+
+    /// The last ply before the leaves: every child is one evaluation, so ordering them would
+    /// cost as much as evaluating them; no table either (its entries would be the cheapest).
+    fn depth_one(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        let mv = moves(p, o);
+        if mv == 0 {
+            if passed {
+                return 100 * final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, 1, true);
+        }
+        let mut best = -INF;
+        for sq in squares(mv) {
+            let f = flips(sq, p, o);
+            self.nodes += 1;
+            let v = -self.evaluate(o ^ f, p ^ f ^ sq.bit());
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
         best
     }
 
