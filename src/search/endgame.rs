@@ -28,6 +28,7 @@ use crate::hash::hash_bits;
 use crate::movegen::moves;
 use crate::square::Square;
 
+use super::order::{pick, Candidate, MoveList, MAX_MOVES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
 use super::Stopper;
 
@@ -93,17 +94,6 @@ pub struct Solver<'a, E: Evaluator> {
     /// Nodes visited so far.
     pub nodes: u64,
 }
-
-/// One candidate move in a sorted move list.
-#[derive(Clone, Copy, Default)]
-struct Candidate {
-    sq: u8,
-    key: i32,
-    flips: u64,
-}
-
-/// The most legal moves an Othello position can have is 33; 34 leaves a spare.
-const MAX_MOVES: usize = 34;
 
 impl<'a, E: Evaluator> Solver<'a, E> {
     /// A solver ordering moves with `eval`, using `tt` for its deeper nodes, stopping when
@@ -556,7 +546,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         o: u64,
         mv: u64,
         tt_move: Option<Square>,
-        list: &mut [Candidate; MAX_MOVES],
+        list: &mut MoveList,
     ) -> usize {
         let odd = odd_quadrants(!(p | o));
         let n = (!(p | o)).count_ones();
@@ -582,9 +572,10 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             if Some(sq) == tt_move {
                 key = -1000;
             }
+            // The key above is a cost (lower first); the list sorts higher first.
             list[count] = Candidate {
                 sq: sq.index() as u8,
-                key,
+                key: -key,
                 flips: f,
             };
             count += 1;
@@ -611,13 +602,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
 
     #[inline]
     fn store(&self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
-        let bound = if best <= alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::from_window(best, alpha, beta);
         self.tt
             .store(key, (best * 100) as i16, bound, SOLVED_DEPTH + n as u8, sq);
     }
@@ -635,19 +620,6 @@ fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
     }
     let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
     (upper <= alpha).then_some(upper)
-}
-
-/// Selection sort step: moves the best-keyed remaining candidate to position `i`.
-#[inline(always)]
-fn pick(list: &mut [Candidate; MAX_MOVES], i: usize, count: usize) -> Candidate {
-    let mut best = i;
-    for j in i + 1..count {
-        if list[j].key < list[best].key {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-    list[i]
 }
 
 #[cfg(test)]

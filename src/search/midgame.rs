@@ -22,21 +22,12 @@ use crate::hash::hash_bits;
 use crate::movegen::moves;
 use crate::square::Square;
 
+use super::order::{pick, Candidate, MoveList, MAX_MOVES};
 use super::tt::{Bound, TranspositionTable};
 use super::Stopper;
 
 /// Above any score (centi-discs; exact scores reach ±6400).
 pub const INF: i32 = 30_000;
-
-/// The most legal moves an Othello position can have is 33; 34 leaves a spare.
-const MAX_MOVES: usize = 34;
-
-#[derive(Clone, Copy, Default)]
-struct Candidate {
-    sq: u8,
-    key: i32,
-    flips: u64,
-}
 
 /// One midgame search: evaluator, table, stop condition and node counter.
 pub struct Midgame<'a, E: Evaluator> {
@@ -178,13 +169,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::from_window(best, alpha0, beta);
         self.tt.store(key, best as i16, bound, depth as u8, best_sq);
         best
     }
@@ -226,7 +211,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         mv: u64,
         tt_move: Option<Square>,
         depth: u32,
-        list: &mut [Candidate; MAX_MOVES],
+        list: &mut MoveList,
     ) -> usize {
         let mut count = 0;
         for sq in squares(mv) {
@@ -251,17 +236,4 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         }
         count
     }
-}
-
-/// Selection sort step: moves the highest-keyed remaining candidate to position `i`.
-#[inline(always)]
-fn pick(list: &mut [Candidate; MAX_MOVES], i: usize, count: usize) -> Candidate {
-    let mut best = i;
-    for j in i + 1..count {
-        if list[j].key > list[best].key {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-    list[i]
 }

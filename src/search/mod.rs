@@ -5,6 +5,7 @@
 
 pub mod endgame;
 pub mod midgame;
+pub mod order;
 pub mod time;
 pub mod tt;
 

@@ -48,6 +48,20 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// What a fail-soft result `best` of a search over (`alpha`, `beta`) says about the value.
+    #[inline(always)]
+    pub fn from_window(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One entry, decoded.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
