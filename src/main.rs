@@ -18,6 +18,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
+    Nboard,
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
     Perft {
         /// The deepest depth to count.
@@ -149,9 +151,9 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
-        None => {
-            eprintln!("the NBoard protocol is not implemented yet; try `othello --help`");
-            return ExitCode::FAILURE;
+        None | Some(Command::Nboard) => {
+            drop(out);
+            othello::protocol::run_stdio()
         }
     };
     match result {

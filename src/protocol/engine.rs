@@ -1,0 +1,599 @@
+//! The engine behind the protocol: the game, the user's settings and the searcher, with one
+//! handler per [`Command`].
+//!
+//! Handlers write their [`Response`]s through a [`Responder`] as they go (a `hint` streams one
+//! `search` line per completed iteration), and report a refused command as one `status error:`
+//! line, leaving the state as it was. The searcher's stop flag is shared with the input thread:
+//! every new line raises it, so searches, analyses and perft all end as soon as the GUI says
+//! anything, and print nothing more about the old position.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::board::{Board, Move};
+use crate::eval::{Evaluator, HandEval};
+use crate::game::{Game, GameMoveError};
+use crate::perft::perft;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Observer, SearchResult, Searcher, Value};
+use crate::square::Square;
+
+use super::command::Command;
+use super::response::{Depth, Responder, Response};
+
+/// The name the engine gives itself (`set myname othello<depth>`).
+pub const ENGINE_NAME: &str = "othello";
+
+/// Time per move for `go` when the game has no clock (no `TI`/`TB`/`TW`, or `TI[0]`).
+pub const DEFAULT_MOVE_TIME_MS: u64 = 5_000;
+
+/// Time allowed for a forced move (a single legal move): enough for a shallow eval.
+pub const FORCED_MOVE_TIME_MS: u64 = 20;
+
+/// Depth of the search run on each position by `analyze` (lower if `set depth` is lower).
+pub const ANALYZE_DEPTH: u32 = 8;
+
+/// Largest `set hash` accepted by default, in MiB. The table is allocated at once, so a size
+/// beyond the machine's memory would kill the process rather than fail.
+pub const DEFAULT_MAX_HASH_MB: u64 = 4096;
+
+/// `perft` counts subtrees of this depth in one call and checks for interruption in between.
+const PERFT_CHUNK_DEPTH: u32 = 6;
+
+/// Settings fixed when the engine starts. The caps exist for tests and fuzzing, where no
+/// command may search for long.
+#[derive(Clone, Debug)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB at start.
+    pub hash_mb: usize,
+    /// Largest size `set hash` accepts, in MiB.
+    pub max_hash_mb: u64,
+    /// Time per move for `go` in an untimed game.
+    pub default_move_time: Duration,
+    /// A depth no search may exceed, whatever `set depth` says.
+    pub depth_cap: Option<u32>,
+    /// A node budget no search (or perft) may exceed.
+    pub node_cap: Option<u64>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            hash_mb: TranspositionTable::DEFAULT_MB,
+            max_hash_mb: DEFAULT_MAX_HASH_MB,
+            default_move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS),
+            depth_cap: None,
+            node_cap: None,
+        }
+    }
+}
+
+/// Why the engine refused a well-formed command.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// `move` with a move that is illegal here.
+    #[error("move refused: {0}")]
+    Move(#[from] GameMoveError),
+    /// `set threads` with anything but 1.
+    #[error("set threads {0}: only 1 search thread is supported")]
+    Threads(u32),
+    /// `set hash` beyond the limit.
+    #[error("set hash {requested}: the limit is {limit} MiB")]
+    Hash {
+        /// The size asked for.
+        requested: u64,
+        /// The largest size allowed.
+        limit: u64,
+    },
+    /// `go` in a finished game.
+    #[error("go: the game is over, there is no move to play")]
+    GameOver,
+}
+
+/// What the session loop does after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Exit (`quit`).
+    Quit,
+}
+
+/// The value of a position for the side to move, the line that shows it, the nodes spent and
+/// the midgame depth reached.
+struct Evaluation {
+    value: Value,
+    pv: Vec<Move>,
+    nodes: u64,
+    depth: u32,
+}
+
+/// A value seen from the other side.
+fn negate(value: Value) -> Value {
+    match value {
+        Value::Heuristic(v) => Value::Heuristic(-v),
+        Value::Exact(v) => Value::Exact(-v),
+        Value::Wld(v) => Value::Wld(-v),
+    }
+}
+
+/// Whether a value is final (a solve), so searching deeper cannot change it.
+fn is_solved(value: Value) -> bool {
+    !matches!(value, Value::Heuristic(_))
+}
+
+/// The protocol engine: current game, settings and searcher.
+pub struct Engine {
+    searcher: Searcher<HandEval>,
+    stop: Arc<AtomicBool>,
+    game: Game,
+    depth: Option<u32>,
+    contempt: i32,
+    options: EngineOptions,
+}
+
+impl Engine {
+    /// An engine at the standard start position with no depth limit.
+    pub fn new(options: EngineOptions) -> Engine {
+        let searcher = Searcher::new(HandEval::new(), options.hash_mb);
+        Engine {
+            stop: searcher.stop_flag(),
+            searcher,
+            game: Game::default(),
+            depth: None,
+            contempt: 0,
+            options,
+        }
+    }
+
+    /// The flag that stops whatever the engine is doing; the input thread raises it.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The depth set by `set depth`, if any.
+    pub fn depth(&self) -> Option<u32> {
+        self.depth
+    }
+
+    /// The contempt set by `set contempt` (centi-discs for Black; recorded, not yet used).
+    pub fn contempt(&self) -> i32 {
+        self.contempt
+    }
+
+    /// Runs one command, writing its responses. I/O errors on the output are returned; a
+    /// refused command is reported as one `status error:` line.
+    pub fn execute<W: Write>(
+        &mut self,
+        command: Command,
+        out: &mut Responder<W>,
+    ) -> io::Result<Flow> {
+        let refused = match command {
+            Command::NBoard(version) => {
+                if version != 2 {
+                    log::info!("GUI speaks NBoard protocol version {version}; we speak 2");
+                }
+                Ok(())
+            }
+            Command::SetDepth(depth) => {
+                let depth = depth.min(60);
+                self.depth = Some(depth);
+                out.send(Response::MyName(format!("{ENGINE_NAME}{depth}")))?;
+                Ok(())
+            }
+            Command::SetGame(game) => {
+                self.game = *game;
+                Ok(())
+            }
+            Command::SetContempt(c) => {
+                self.contempt = c;
+                Ok(())
+            }
+            Command::Move(record) => self.game.push(record).map_err(EngineError::from),
+            Command::Hint(k) => {
+                self.hint(k, out)?;
+                Ok(())
+            }
+            Command::Go => self.go(out)?,
+            Command::Ping(n) => {
+                out.send(Response::Pong(n))?;
+                Ok(())
+            }
+            Command::Learn => {
+                out.send(Response::Learned)?;
+                Ok(())
+            }
+            Command::Analyze => {
+                self.analyze(out)?;
+                Ok(())
+            }
+            Command::Quit => return Ok(Flow::Quit),
+            Command::SetThreads(1) => Ok(()),
+            Command::SetThreads(n) => Err(EngineError::Threads(n)),
+            Command::SetHash(mb) if mb > self.options.max_hash_mb => Err(EngineError::Hash {
+                requested: mb,
+                limit: self.options.max_hash_mb,
+            }),
+            Command::SetHash(mb) => {
+                self.searcher.set_hash_mb(mb as usize);
+                Ok(())
+            }
+            Command::SetBoard(position) => {
+                self.game = Game::new(position);
+                Ok(())
+            }
+            Command::Print => {
+                self.print(out)?;
+                Ok(())
+            }
+            Command::Perft(depth) => {
+                self.perft(depth, out)?;
+                Ok(())
+            }
+            Command::Eval => {
+                let board = self.game.position().board;
+                let centi = self.searcher.evaluator().evaluate(&board);
+                out.send(Response::Comment(format!(
+                    "eval {} (static, discs for the side to move)",
+                    super::response::discs(f64::from(centi) / 100.0)
+                )))?;
+                Ok(())
+            }
+            Command::Help => {
+                for line in HELP {
+                    out.send(Response::Comment(line.to_string()))?;
+                }
+                Ok(())
+            }
+        };
+        if let Err(e) = refused {
+            out.send(Response::Status(format!("error: {e}")))?;
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// `depth` limited by the engine's depth cap.
+    fn capped(&self, depth: Option<u32>) -> Option<u32> {
+        match (depth, self.options.depth_cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// `go`: `=== PA` when the side to move must pass; otherwise a search limited by the game
+    /// clock (or [`DEFAULT_MOVE_TIME_MS`] when untimed) and `set depth`. The move is not played:
+    /// the GUI sends it back as `move`.
+    fn go<W: Write>(&mut self, out: &mut Responder<W>) -> io::Result<Result<(), EngineError>> {
+        let board = self.game.position().board;
+        if board.is_game_over() {
+            return Ok(Err(EngineError::GameOver));
+        }
+        if board.moves() == 0 {
+            out.send(Response::BestMove {
+                mv: Move::Pass,
+                eval: None,
+                seconds: None,
+            })?;
+            return Ok(Ok(()));
+        }
+        out.send(Response::Status("thinking".into()))?;
+        let start = Instant::now();
+        let clock = self.game.clock();
+        let mut move_time = clock.is_none().then_some(self.options.default_move_time);
+        if board.moves().count_ones() == 1 {
+            move_time = Some(Duration::from_millis(FORCED_MOVE_TIME_MS));
+        }
+        let limits = Limits {
+            depth: self.capped(self.depth),
+            nodes: self.options.node_cap,
+            move_time,
+            clock,
+        };
+        let result = self.searcher.search(&board, &limits, &mut ());
+        let seconds = start.elapsed().as_secs_f64();
+        out.send(Response::NodeStats {
+            nodes: result.nodes,
+            seconds,
+        })?;
+        out.send(Response::BestMove {
+            mv: result.best,
+            eval: Some(result.value.discs()),
+            seconds: Some(seconds),
+        })?;
+        Ok(Ok(()))
+    }
+
+    /// `hint k`: search limited by `set depth` only (no clock), one `search` line per completed
+    /// iteration; with k > 1, every root move is searched and the best k are reported per depth.
+    fn hint<W: Write>(&mut self, k: u32, out: &mut Responder<W>) -> io::Result<()> {
+        let board = self.game.position().board;
+        if board.is_game_over() {
+            return out.send(Response::Status(
+                "the game is over: nothing to analyse".into(),
+            ));
+        }
+        out.send(Response::Status("analysing".into()))?;
+        let start = Instant::now();
+        let limits = Limits {
+            depth: self.capped(self.depth),
+            nodes: self.options.node_cap,
+            ..Limits::default()
+        };
+        let nodes = if k > 1 && board.moves().count_ones() > 1 {
+            self.hint_multi(&board, k as usize, &limits, out)?
+        } else {
+            self.hint_single(&board, &limits, out)?
+        };
+        out.send(Response::NodeStats {
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        })?;
+        out.send(Response::Status(String::new()))
+    }
+
+    /// One search, printing each iteration's best line; a must-pass position is searched
+    /// after the pass and shown as `PA-...`.
+    fn hint_single<W: Write>(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        out: &mut Responder<W>,
+    ) -> io::Result<u64> {
+        let after_pass = board.moves() == 0;
+        let root = if after_pass { board.pass() } else { *board };
+        let mut lines = HintLines {
+            out,
+            stop: &self.stop,
+            after_pass,
+            error: None,
+        };
+        let result = self.searcher.search(&root, limits, &mut lines);
+        match lines.error {
+            Some(e) => Err(e),
+            None => Ok(result.nodes),
+        }
+    }
+
+    /// Multi-PV by searching each root move's child: per root depth, every unsolved move is
+    /// searched one ply shallower, then the best `k` are printed.
+    fn hint_multi<W: Write>(
+        &mut self,
+        board: &Board,
+        k: usize,
+        limits: &Limits,
+        out: &mut Responder<W>,
+    ) -> io::Result<u64> {
+        struct Line {
+            square: Square,
+            value: Value,
+            pv: Vec<Move>,
+            depth: u32,
+        }
+        let mut lines: Vec<Line> = board
+            .legal_moves()
+            .map(|square| Line {
+                square,
+                value: Value::Heuristic(0),
+                pv: vec![Move::Place(square)],
+                depth: 0,
+            })
+            .collect();
+        let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
+        let mut nodes = 0;
+        for depth in 1..=max_depth {
+            for line in lines.iter_mut().filter(|l| !is_solved(l.value)) {
+                let child = board.play(line.square);
+                let eval = if depth == 1 {
+                    // One ply: the child's static value (or its score if the game ended).
+                    let value = if child.is_game_over() {
+                        Value::Exact(child.final_score())
+                    } else {
+                        Value::Heuristic(self.searcher.evaluator().evaluate(&child))
+                    };
+                    Evaluation {
+                        value,
+                        pv: Vec::new(),
+                        nodes: 1,
+                        depth: 0,
+                    }
+                } else {
+                    let child_limits = Limits {
+                        depth: Some(depth - 1),
+                        ..limits.clone()
+                    };
+                    self.evaluate(&child, &child_limits)
+                };
+                nodes += eval.nodes;
+                if self.stopped() {
+                    return Ok(nodes);
+                }
+                line.value = negate(eval.value);
+                line.pv.truncate(1);
+                line.pv.extend(eval.pv);
+                line.depth = eval.depth + 1;
+            }
+            lines.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
+            for line in lines.iter().take(k) {
+                out.send(Response::Search {
+                    pv: line.pv.clone(),
+                    eval: line.value.discs(),
+                    depth: Depth::of(line.value, line.depth),
+                })?;
+            }
+            if lines.iter().all(|l| is_solved(l.value)) {
+                break;
+            }
+        }
+        Ok(nodes)
+    }
+
+    /// The value of `board` for its side to move, also when it must pass or the game is over.
+    fn evaluate(&mut self, board: &Board, limits: &Limits) -> Evaluation {
+        if board.is_game_over() {
+            return Evaluation {
+                value: Value::Exact(board.final_score()),
+                pv: Vec::new(),
+                nodes: 0,
+                depth: 0,
+            };
+        }
+        if board.moves() == 0 {
+            let after = self.evaluate(&board.pass(), limits);
+            let mut pv = vec![Move::Pass];
+            pv.extend(after.pv);
+            return Evaluation {
+                value: negate(after.value),
+                pv,
+                nodes: after.nodes,
+                depth: after.depth + 1,
+            };
+        }
+        let r = self.searcher.search(board, limits, &mut ());
+        Evaluation {
+            value: r.value,
+            pv: r.pv,
+            nodes: r.nodes,
+            depth: r.depth,
+        }
+    }
+
+    /// `analyze`: one `analysis <n> <eval>` line per position, last position first (the
+    /// endgame solves fill the table for the earlier positions), stopping at any new input.
+    fn analyze<W: Write>(&mut self, out: &mut Responder<W>) -> io::Result<()> {
+        out.send(Response::Status("analysing the game".into()))?;
+        let depth = self.capped(Some(self.depth.unwrap_or(ANALYZE_DEPTH).min(ANALYZE_DEPTH)));
+        let limits = Limits {
+            depth,
+            nodes: self.options.node_cap,
+            ..Limits::default()
+        };
+        for (moves_made, position) in self.game.positions().into_iter().enumerate().rev() {
+            if self.stopped() {
+                break;
+            }
+            let eval = self.evaluate(&position.board, &limits);
+            if self.stopped() {
+                break;
+            }
+            out.send(Response::Analysis {
+                moves_made,
+                eval: eval.value.discs(),
+            })?;
+        }
+        out.send(Response::Status(String::new()))
+    }
+
+    /// Extension `print`: the diagram, the board string and the game, as `#` lines.
+    fn print<W: Write>(&self, out: &mut Responder<W>) -> io::Result<()> {
+        let position = self.game.position();
+        for line in position.to_string().lines() {
+            out.send(Response::Comment(line.to_string()))?;
+        }
+        out.send(Response::Comment(format!(
+            "board {}",
+            position.to_board_string()
+        )))?;
+        out.send(Response::Comment(format!("game {}", self.game)))
+    }
+
+    /// Extension `perft n`: leaves below the current position, interruptible between chunks.
+    fn perft<W: Write>(&self, depth: u32, out: &mut Responder<W>) -> io::Result<()> {
+        let start = Instant::now();
+        let mut counted = 0u64;
+        let board = self.game.position().board;
+        if let Some(leaves) = self.perft_walk(&board, depth, &mut counted) {
+            out.send(Response::Comment(format!(
+                "perft {depth} leaves {leaves} seconds {}",
+                super::response::seconds(start.elapsed().as_secs_f64())
+            )))?;
+        }
+        Ok(())
+    }
+
+    /// Perft by chunks; `None` once stopped or over the node cap. Same convention as
+    /// [`perft`]: a side with no move passes, even at the end of the game.
+    fn perft_walk(&self, board: &Board, depth: u32, counted: &mut u64) -> Option<u64> {
+        if self.stopped() || self.options.node_cap.is_some_and(|cap| *counted > cap) {
+            return None;
+        }
+        if depth <= PERFT_CHUNK_DEPTH {
+            let leaves = perft(board, depth);
+            *counted = counted.saturating_add(leaves);
+            return Some(leaves);
+        }
+        if board.moves() == 0 {
+            return self.perft_walk(&board.pass(), depth - 1, counted);
+        }
+        let mut total = 0u64;
+        for square in board.legal_moves() {
+            total =
+                total.saturating_add(self.perft_walk(&board.play(square), depth - 1, counted)?);
+        }
+        Some(total)
+    }
+}
+
+/// Prints `search` lines from a running hint search. Prints nothing once the stop flag is
+/// up: the GUI has moved on, and a line now would describe the old position.
+struct HintLines<'a, W> {
+    out: &'a mut Responder<W>,
+    stop: &'a AtomicBool,
+    /// The search runs after a forced pass: prefix `PA` and negate.
+    after_pass: bool,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Observer for HintLines<'_, W> {
+    fn on_iteration(&mut self, result: &SearchResult) {
+        if self.error.is_some() || self.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut pv = Vec::with_capacity(result.pv.len() + 1);
+        let (mut value, mut depth) = (result.value, result.depth);
+        if self.after_pass {
+            pv.push(Move::Pass);
+            value = negate(value);
+            depth += 1;
+        }
+        if result.pv.is_empty() {
+            pv.push(result.best);
+        }
+        pv.extend_from_slice(&result.pv);
+        let line = Response::Search {
+            pv,
+            eval: value.discs(),
+            depth: Depth::of(value, depth),
+        };
+        if let Err(e) = self.out.send(line) {
+            self.error = Some(e);
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The `help` text (each line is sent as a `#` comment).
+const HELP: &[&str] = &[
+    "othello speaks the NBoard protocol (version 2); see PROTOCOL.md",
+    "nboard <version>          start of a session (any version is accepted)",
+    "set depth <n>             deepest midgame search (answers set myname othello<n>)",
+    "set game <GGF>            replace the game; set contempt <centi-discs>",
+    "move <mv>[/<eval>[/<s>]]  append a move (F5, f5, PA)",
+    "hint <k>                  analyse: search lines for the best k moves",
+    "go                        choose a move: === <move>/<eval>/<seconds>",
+    "ping <n>                  answer pong <n>; learn, analyze, quit",
+    "extensions: setboard <board string>, print, perft <n>, eval,",
+    "            set threads 1, set hash <MiB>, help",
+];
