@@ -11,6 +11,7 @@
 //! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format.
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod commands;
@@ -21,6 +22,8 @@ pub mod hash;
 pub mod movegen;
 pub mod obf;
 pub mod perft;
+pub mod play;
+pub mod players;
 pub mod protocol;
 pub mod reference;
 pub mod search;
