@@ -202,6 +202,10 @@ fn hint_prints_one_line_per_iteration_then_clears_the_status() {
         let (pv, eval, depth) = search_fields(line);
         assert_eq!(depth, (i + 1).to_string());
         assert!(!pv.contains(' ') && pv.len() >= 2);
+        assert!(
+            pv.split('-').count() <= i + 1,
+            "a PV longer than the depth: {line}"
+        );
         let first: Move = pv[..2].parse().unwrap();
         assert!(
             matches!(first, Move::Place(sq) if Board::start().is_legal(sq)),

@@ -464,7 +464,7 @@ impl Engine {
         let r = self.searcher.search(board, limits, &mut ());
         Evaluation {
             value: r.value,
-            pv: r.pv,
+            pv: shown_pv(&r),
             nodes: r.nodes,
             depth: r.depth,
         }
@@ -546,6 +546,19 @@ impl Engine {
     }
 }
 
+/// The principal variation to show for a search result: never empty, and for a midgame
+/// value no longer than the depth searched (the table's moves beyond it are guesses).
+fn shown_pv(result: &SearchResult) -> Vec<Move> {
+    if result.pv.is_empty() {
+        return vec![result.best];
+    }
+    let keep = match result.value {
+        Value::Heuristic(_) => result.depth.max(1) as usize,
+        Value::Exact(_) | Value::Wld(_) => result.pv.len(),
+    };
+    result.pv[..keep.min(result.pv.len())].to_vec()
+}
+
 /// Prints `search` lines from a running hint search. Prints nothing once the stop flag is
 /// up: the GUI has moved on, and a line now would describe the old position.
 struct HintLines<'a, W> {
@@ -568,10 +581,7 @@ impl<W: Write> Observer for HintLines<'_, W> {
             value = negate(value);
             depth += 1;
         }
-        if result.pv.is_empty() {
-            pv.push(result.best);
-        }
-        pv.extend_from_slice(&result.pv);
+        pv.extend(shown_pv(result));
         let line = Response::Search {
             pv,
             eval: value.discs(),
