@@ -3,7 +3,8 @@
 //! See `docs/NBOARD.md` of the shared notes (summarised from NBoard's own sources). The session:
 //!
 //! ```text
-//! nboard 2                                   once, at start
+//! nboard 2                                   once, at start, then `ping n` and wait
+//!                                            for `pong n` before any clock runs
 //! set depth N                                when the match has a depth limit and it changed
 //! set game <GGF> | move <mv>/<eval>/<time>   `move` when the game is the engine's game plus
 //!                                            exactly one move, `set game` otherwise
@@ -34,6 +35,9 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, MoveRecord};
 use crate::players::{Choice, Player, PlayerError, Turn};
+
+/// How long a starting engine may take to answer its first `ping`.
+pub const STARTUP_TIMEOUT_SECS: u64 = 60;
 
 /// How long a dropped engine gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE_MS: u64 = 1_000;
@@ -204,7 +208,8 @@ pub struct NboardPlayer {
 }
 
 impl NboardPlayer {
-    /// Starts the engine and sends `nboard 2`.
+    /// Starts the engine, sends `nboard 2` and waits until it answers a `ping` (within
+    /// [`STARTUP_TIMEOUT_SECS`]), so that start-up time is never charged to a clock.
     pub fn spawn(command: EngineCommand) -> Result<NboardPlayer, PlayerError> {
         let mut player = NboardPlayer {
             command,
@@ -226,6 +231,28 @@ impl NboardPlayer {
     fn start(&mut self) -> Result<(), PlayerError> {
         let mut process = self.command.spawn()?;
         process.send(&self.command.name, "nboard 2")?;
+        // Wait until the engine is up (loaded, tables allocated) before any clock runs: a
+        // `ping` answered means it reads commands.
+        self.ping += 1;
+        process.send(&self.command.name, &format!("ping {}", self.ping))?;
+        let deadline = Instant::now() + Duration::from_secs(STARTUP_TIMEOUT_SECS);
+        let want = self.ping.to_string();
+        loop {
+            let line = match process.receive(Some(deadline)) {
+                Ok(line) => line,
+                Err(e) => {
+                    process.kill();
+                    return Err(e);
+                }
+            };
+            let mut words = line.split_whitespace();
+            if words.next() == Some("pong") && words.next() == Some(want.as_str()) {
+                break;
+            }
+            if line.trim_start().starts_with("set myname") {
+                note_name(&mut self.engine_name, &line);
+            }
+        }
         self.process = Some(process);
         self.synced = None;
         self.depth = None;

@@ -14,7 +14,7 @@ use std::fmt;
 
 use crate::board::Color;
 
-use super::referee::GameOutcome;
+use super::referee::{move_times, GameOutcome};
 use super::series::{half_points, PairOutcome};
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtState};
 
@@ -85,6 +85,9 @@ pub struct MatchSummary {
     pub faults: Faults,
     /// The SPRT, if one runs, and its state.
     pub sprt: Option<(Sprt, SprtState)>,
+    /// In timed games, the most time one side used in one game, and the clock's initial
+    /// time plus increments it had (how close anyone came to losing on time).
+    pub most_time_used: Option<(f64, f64)>,
 }
 
 impl MatchSummary {
@@ -99,6 +102,7 @@ impl MatchSummary {
             pentanomial: Pentanomial::default(),
             faults: Faults::new(),
             sprt: sprt.map(|s| (s, s.state(&Pentanomial::default()))),
+            most_time_used: None,
         }
     }
 
@@ -114,6 +118,16 @@ impl MatchSummary {
             self.as_black.add(margin);
         } else {
             self.as_white.add(margin);
+        }
+        for color in [Color::Black, Color::White] {
+            if let Some(tc) = outcome.game.time_control(color) {
+                let times = move_times(&outcome.game, color);
+                let used: f64 = times.iter().sum();
+                let allowed = tc.initial + tc.increment * times.len() as f64;
+                if self.most_time_used.map_or(true, |(u, _)| used > u) {
+                    self.most_time_used = Some((used, allowed));
+                }
+            }
         }
         if let Some(loser) = outcome.termination.loser() {
             let a_lost = (loser == Color::Black) == a_is_black;
@@ -212,6 +226,12 @@ impl fmt::Display for MatchSummary {
                 state.lower,
                 state.upper,
                 state.decision
+            )?;
+        }
+        if let Some((used, allowed)) = self.most_time_used {
+            writeln!(
+                f,
+                "most time used by a side in one game: {used:.3} s of {allowed:.3} s"
             )?;
         }
         if self.faults.is_empty() {
