@@ -90,8 +90,11 @@ impl EngineCommand {
             .name(format!("{name}-stdout"))
             .spawn(move || {
                 for line in byte_lines(stdout) {
+                    // Stamped here, as soon as it is read, so the engine's time does not
+                    // include the wait for the driver's thread to be scheduled.
+                    let read_at = Instant::now();
                     log::debug!("{name} > {line}");
-                    if tx.send(line).is_err() {
+                    if tx.send((read_at, line)).is_err() {
                         break;
                     }
                 }
@@ -134,7 +137,7 @@ fn byte_lines(reader: impl Read) -> impl Iterator<Item = String> {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<(Instant, String)>,
 }
 
 impl Process {
@@ -149,6 +152,14 @@ impl Process {
 
     /// The next line, waiting until `deadline` at most.
     fn receive(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
+        self.receive_stamped(deadline).map(|(_, line)| line)
+    }
+
+    /// The next line and when the reader thread read it.
+    fn receive_stamped(
+        &mut self,
+        deadline: Option<Instant>,
+    ) -> Result<(Instant, String), PlayerError> {
         let result = match deadline {
             None => self
                 .lines
@@ -301,10 +312,10 @@ impl NboardPlayer {
         process.send(&name, "go")?;
         let sent = Instant::now();
         loop {
-            let line = process.receive(turn.deadline)?;
+            let (read_at, line) = process.receive_stamped(turn.deadline)?;
             let trimmed = line.trim();
             if let Some(answer) = trimmed.strip_prefix("===") {
-                let elapsed = sent.elapsed();
+                let elapsed = read_at.saturating_duration_since(sent);
                 let record = parse_answer(answer)?;
                 return Ok(Choice {
                     mv: record.mv,
