@@ -141,6 +141,9 @@ enum Command {
         /// Seconds `slow` sleeps.
         #[arg(long, default_value_t = 2.0)]
         sleep: f64,
+        /// Append every line received to this file.
+        #[arg(long)]
+        transcript: Option<std::path::PathBuf>,
     },
 }
 
@@ -386,9 +389,15 @@ fn main() -> ExitCode {
                 Err(e) => return fail(e.to_string()),
             }
         }
-        Some(Command::FakeEngine { mode, at, sleep }) => {
+        Some(Command::FakeEngine {
+            mode,
+            at,
+            sleep,
+            transcript,
+        }) => {
             drop(out);
             let options = arena::fake::FakeOptions {
+                transcript,
                 mode,
                 at,
                 sleep: std::time::Duration::from_secs_f64(sleep.clamp(0.0, 1e6)),

@@ -286,3 +286,59 @@ fn a_missing_program_is_an_error_not_a_panic() {
         "{err}"
     );
 }
+
+#[test]
+fn the_driver_talks_like_the_nboard_gui() {
+    let transcript = temp_path("transcript.txt");
+    std::fs::remove_file(&transcript).ok();
+    let config = SeriesConfig {
+        openings: OpeningSource::Start,
+        depth: Some(3),
+        clock: Some(othello::arena::command::parse_time_control("30", 0.1).unwrap()),
+        ..SeriesConfig::default()
+    };
+    let b = format!(
+        "nboard:fake={BIN} fake-engine --mode good --transcript {}",
+        transcript.display()
+    );
+    let s = run_match(&options("maximizer:count", &b, 1, config)).unwrap();
+    assert!(s.faults.is_empty(), "{s}");
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    std::fs::remove_file(&transcript).ok();
+    let lines: Vec<&str> = text.lines().collect();
+    // Start-up handshake, then the first request of game 1 (the fake is White).
+    assert_eq!(lines[..3], ["nboard 2", "ping 1", "set depth 3"], "{text}");
+    assert!(lines[3].starts_with("set game (;GM[Othello]"), "{text}");
+    assert!(
+        lines[3].contains("TI[30//0.1]") && lines[3].ends_with("B[D3//0];)"),
+        "{text}"
+    );
+    assert_eq!(lines[4..6], ["ping 2", "go"], "{text}");
+    // Then the fake's own move comes back, then Black's reply, each as one `move`
+    // with eval and time, then ping and go again.
+    assert!(
+        lines[6].starts_with("move ") && lines[6].contains('/'),
+        "{text}"
+    );
+    assert!(lines[7].starts_with("move "), "{text}");
+    assert_eq!(lines[8..10], ["ping 3", "go"], "{text}");
+    // Every go follows a ping with a strictly larger number; pings never repeat.
+    let mut last = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(n) = l.strip_prefix("ping ") {
+            let n: u64 = n.parse().unwrap();
+            assert!(n > last, "{text}");
+            last = n;
+        }
+        if *l == "go" {
+            assert!(lines[i - 1].starts_with("ping "), "{text}");
+        }
+    }
+    // Game 2 starts with a new `set game` (the game is no longer an extension).
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("set game")).count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(lines.last(), Some(&"quit"), "{text}");
+}

@@ -5,7 +5,9 @@
 //! `set game` and `move`, and answers `go` with its first legal move in square order, written
 //! Edax's way (`=== d3 0.00 0.01`, spaces instead of slashes) and surrounded by `status`,
 //! `nodestats` and `search` lines and one unknown line, all of which a driver must ignore. At the
-//! `N`th `go` of the process (default 3), it misbehaves according to `mode`:
+//! `N`th `go` of the process (default 3), it misbehaves according to `mode`. With
+//! `--transcript FILE` it appends every line it receives to `FILE`.
+//!
 //!
 //! | mode | at the Nth `go` |
 //! | --- | --- |
@@ -61,8 +63,11 @@ impl FromStr for FakeMode {
 }
 
 /// The fake engine's settings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FakeOptions {
+    /// If set, every line received is appended to this file (tests check what a driver
+    /// sends).
+    pub transcript: Option<std::path::PathBuf>,
     /// The misbehaviour.
     pub mode: FakeMode,
     /// Which `go` (counting from 1) misbehaves.
@@ -89,8 +94,20 @@ pub fn run_fake<R: BufRead, W: Write>(
     let mut game = Game::default();
     let mut gos = 0u32;
     let mut hung = false;
+    let mut transcript = match &options.transcript {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?,
+        ),
+        None => None,
+    };
     for line in input.lines() {
         let line = line?;
+        if let Some(file) = &mut transcript {
+            writeln!(file, "{line}")?;
+        }
         let line = line.trim();
         if hung {
             if line == "quit" {
@@ -169,6 +186,7 @@ mod tests {
     fn session(mode: FakeMode, input: &str) -> (String, FakeExit) {
         let mut out = Vec::new();
         let options = FakeOptions {
+            transcript: None,
             mode,
             at: 2,
             sleep: Duration::ZERO,

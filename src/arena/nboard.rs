@@ -6,8 +6,9 @@
 //! nboard 2                                   once, at start, then `ping n` and wait
 //!                                            for `pong n` before any clock runs
 //! set depth N                                when the match has a depth limit and it changed
-//! set game <GGF> | move <mv>/<eval>/<time>   `move` when the game is the engine's game plus
-//!                                            exactly one move, `set game` otherwise
+//! set game <GGF> | move <mv>/<eval>/<time>   one `move` per move added to the engine's
+//!                                            game (its own answer included, as the GUI
+//!                                            echoes it), `set game` for any other change
 //! ping n                                     n strictly increasing; wait for `pong n`
 //! go                                         wait for `=== <move>[/<eval>[/<time>]]`
 //! quit                                       at the end
@@ -283,12 +284,10 @@ impl NboardPlayer {
                 self.depth = Some(depth);
             }
         }
-        lines.push(match &self.synced {
-            Some(old) if extends_by_one(old, game) => {
-                format!("move {}", game.moves().last().expect("one more move"))
-            }
-            _ => format!("set game {game}"),
-        });
+        match self.synced.as_ref().and_then(|old| appended(old, game)) {
+            Some(moves) => lines.extend(moves.iter().map(|r| format!("move {r}"))),
+            None => lines.push(format!("set game {game}")),
+        }
         self.synced = Some(game.clone());
         self.ping += 1;
         let ping = self.ping;
@@ -359,16 +358,18 @@ pub fn parse_answer(answer: &str) -> Result<MoveRecord, PlayerError> {
         .map_err(|_| PlayerError::BadMove(text.to_string()))
 }
 
-/// Whether `new` is `old` plus exactly one move, with the same start, clocks and metadata:
-/// the only case where NBoard sends `move` instead of `set game`.
-fn extends_by_one(old: &Game, new: &Game) -> bool {
-    old.start() == new.start()
+/// The moves `new` adds to `old`, if `new` is `old` plus at least one move with the same
+/// start, clocks and players. The GUI sends one `move` per move as the game grows (its own
+/// answer comes back as a `move` too), and `set game` for any other change.
+fn appended<'a>(old: &Game, new: &'a Game) -> Option<&'a [MoveRecord]> {
+    let same = old.start() == new.start()
         && old.black_clock == new.black_clock
         && old.white_clock == new.white_clock
         && old.black_name == new.black_name
         && old.white_name == new.white_name
-        && new.moves().len() == old.moves().len() + 1
-        && new.moves()[..old.moves().len()] == *old.moves()
+        && new.moves().len() > old.moves().len()
+        && new.moves()[..old.moves().len()] == *old.moves();
+    same.then(|| &new.moves()[old.moves().len()..])
 }
 
 impl Player for NboardPlayer {
@@ -439,16 +440,17 @@ mod tests {
     }
 
     #[test]
-    fn move_is_sent_only_for_one_appended_move() {
+    fn moves_are_sent_only_for_a_grown_game() {
         let mut a = Game::default();
         let mut b = a.clone();
         b.push(MoveRecord::new(Move::Place(Square::F5))).unwrap();
-        assert!(extends_by_one(&a, &b));
-        assert!(!extends_by_one(&b, &a));
+        assert_eq!(appended(&a, &b).map(<[_]>::len), Some(1));
+        assert_eq!(appended(&b, &a), None);
+        assert_eq!(appended(&a, &a), None);
         let mut c = b.clone();
         c.push(MoveRecord::new(Move::Place(Square::F6))).unwrap();
-        assert!(!extends_by_one(&a, &c));
+        assert_eq!(appended(&a, &c).map(<[_]>::len), Some(2));
         a.black_name = "x".into();
-        assert!(!extends_by_one(&a, &b));
+        assert_eq!(appended(&a, &b), None);
     }
 }
