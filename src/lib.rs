@@ -19,6 +19,7 @@
 //! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`).
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod commands;
@@ -29,6 +30,8 @@ pub mod hash;
 pub mod movegen;
 pub mod obf;
 pub mod perft;
+pub mod play;
+pub mod players;
 pub mod protocol;
 pub mod reference;
 pub mod search;

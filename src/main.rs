@@ -2,8 +2,10 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use othello::arena::{self, OpeningSource, SeriesConfig, Sprt};
 use othello::board::{Board, Position};
+use othello::players::PlayerSpec;
 
 #[derive(Parser)]
 #[command(
@@ -68,6 +70,136 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         first: usize,
     },
+    /// Play a match between two players: paired games from XOT or random openings, with
+    /// clocks, concurrency, Elo and SPRT. Results are from A's side.
+    Match {
+        /// Player A (e.g. engine, iago:4, maximizer:weighted, nboard:self=target/release/othello).
+        a: PlayerSpec,
+        /// Player B.
+        b: PlayerSpec,
+        /// Pairs of games (each opening twice, colours swapped).
+        #[arg(long, conflicts_with = "games")]
+        pairs: Option<usize>,
+        /// Games (rounded up to whole pairs).
+        #[arg(long)]
+        games: Option<usize>,
+        /// An SPRT: stop when H0 (Elo = elo0) or H1 (Elo = elo1) is accepted.
+        #[arg(long, value_name = "ELO0,ELO1")]
+        sprt: Option<Sprt>,
+        /// The SPRT's false positive rate.
+        #[arg(long, default_value_t = 0.05, requires = "sprt")]
+        alpha: f64,
+        /// The SPRT's false negative rate.
+        #[arg(long, default_value_t = 0.05, requires = "sprt")]
+        beta: f64,
+        #[command(flatten)]
+        series: SeriesArgs,
+    },
+    /// Play a round robin (PAIP's round-robin): every player against every other, paired
+    /// games; prints the table of points.
+    Tournament {
+        /// The players (at least two).
+        #[arg(required = true, num_args = 2..)]
+        players: Vec<PlayerSpec>,
+        /// Pairs of games per pairing.
+        #[arg(long, default_value_t = 5)]
+        pairs: usize,
+        #[command(flatten)]
+        series: SeriesArgs,
+    },
+    /// Play a game in the terminal against any player (moves like f5; pass, undo, hint,
+    /// resign, quit).
+    Play {
+        /// The opponent (default: the engine).
+        #[arg(default_value = "engine")]
+        opponent: PlayerSpec,
+        /// Your colour: black (moves first) or white.
+        #[arg(long, default_value = "black", value_parser = ["black", "white"])]
+        color: String,
+        /// Clock per side, SECONDS[+INCREMENT] (default: untimed).
+        #[arg(long)]
+        time: Option<String>,
+        /// Grace margin in seconds past the clock before a side loses on time.
+        #[arg(long, default_value_t = arena::series::DEFAULT_GRACE_SECS)]
+        grace: f64,
+        /// Seconds the engine thinks for a hint.
+        #[arg(long, default_value_t = 1.0)]
+        hint_time: f64,
+        /// Where to save the game (default: othello-game-<unix time>.ggf).
+        #[arg(long)]
+        ggf: Option<std::path::PathBuf>,
+    },
+    /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
+    #[command(hide = true)]
+    FakeEngine {
+        /// good, illegal, garbage, slow, crash or hang.
+        #[arg(long)]
+        mode: arena::fake::FakeMode,
+        /// Which `go` misbehaves (from 1).
+        #[arg(long, default_value_t = 3)]
+        at: u32,
+        /// Seconds `slow` sleeps.
+        #[arg(long, default_value_t = 2.0)]
+        sleep: f64,
+        /// Append every line received to this file.
+        #[arg(long)]
+        transcript: Option<std::path::PathBuf>,
+    },
+}
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args)]
+struct SeriesArgs {
+    /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series) or start.
+    #[arg(long)]
+    openings: Option<OpeningSource>,
+    /// Seed for openings and random players (same seed, same games for deterministic players).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Clock per game and side, SECONDS[+INCREMENT], e.g. 60+0.5.
+    #[arg(long, conflicts_with = "depth")]
+    time: Option<String>,
+    /// Depth limit for the players that take one (engine, NBoard engines).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Games played at once.
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: u64,
+    /// Grace margin in seconds: a side loses on time when its clock is below minus this.
+    #[arg(long, default_value_t = arena::series::DEFAULT_GRACE_SECS)]
+    grace: f64,
+    /// In untimed games, seconds after which a silent engine forfeits.
+    #[arg(long, default_value_t = arena::series::DEFAULT_MOVE_TIMEOUT_SECS as f64)]
+    move_timeout: f64,
+    /// Write every game to this GGF file, one per line.
+    #[arg(long)]
+    ggf: Option<std::path::PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl SeriesArgs {
+    fn config(&self, default_openings: OpeningSource) -> Result<SeriesConfig, String> {
+        let clock = match &self.time {
+            Some(t) => {
+                Some(arena::command::parse_time_control(t, self.grace).map_err(|e| e.to_string())?)
+            }
+            None => None,
+        };
+        if !(self.move_timeout.is_finite() && self.move_timeout > 0.0 && self.move_timeout < 1e6) {
+            return Err(format!("bad --move-timeout {}", self.move_timeout));
+        }
+        Ok(SeriesConfig {
+            openings: self.openings.unwrap_or(default_openings),
+            seed: self.seed,
+            clock,
+            depth: self.depth,
+            concurrency: self.jobs as usize,
+            move_timeout: std::time::Duration::from_secs_f64(self.move_timeout),
+            ..SeriesConfig::default()
+        })
+    }
 }
 
 fn parse_board(s: &str) -> Result<Position, String> {
@@ -148,6 +280,132 @@ fn main() -> ExitCode {
             match othello::commands::run_solve(&entries, &options, &mut out) {
                 Ok(s) if s.mismatches > 0 => return ExitCode::FAILURE,
                 Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            }
+        }
+        Some(Command::Match {
+            a,
+            b,
+            pairs,
+            games,
+            sprt,
+            alpha,
+            beta,
+            series,
+        }) => {
+            let config = match series.config(OpeningSource::Xot) {
+                Ok(c) => c,
+                Err(e) => return fail(e),
+            };
+            let sprt = sprt.map(|s| Sprt { alpha, beta, ..s });
+            let options = arena::MatchOptions {
+                a,
+                b,
+                pairs: pairs.or(games.map(|g| g.div_ceil(2))).unwrap_or(10),
+                config: SeriesConfig {
+                    place: "othello match".to_string(),
+                    ..config
+                },
+                sprt,
+                ggf: series.ggf,
+                progress: !series.quiet,
+            };
+            match arena::run_match(&options) {
+                Ok(summary) => {
+                    use std::io::Write;
+                    write!(out, "{summary}")
+                }
+                Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::Tournament {
+            players,
+            pairs,
+            series,
+        }) => {
+            let config = match series.config(OpeningSource::Random(10)) {
+                Ok(c) => c,
+                Err(e) => return fail(e),
+            };
+            let options = arena::TournamentOptions {
+                players,
+                pairs,
+                config: SeriesConfig {
+                    place: "othello tournament".to_string(),
+                    ..config
+                },
+                ggf: series.ggf,
+                progress: !series.quiet,
+            };
+            match arena::run_tournament(&options) {
+                Ok(table) => {
+                    use std::io::Write;
+                    write!(out, "{table}")
+                }
+                Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::Play {
+            opponent,
+            color,
+            time,
+            grace,
+            hint_time,
+            ggf,
+        }) => {
+            let clock = match time.map(|t| arena::command::parse_time_control(&t, grace)) {
+                Some(Err(e)) => return fail(e.to_string()),
+                Some(Ok(c)) => Some(c),
+                None => None,
+            };
+            if !(hint_time.is_finite() && hint_time > 0.0 && hint_time < 1e6) {
+                return fail(format!("bad --hint-time {hint_time}"));
+            }
+            let mut player = match opponent.build() {
+                Ok(p) => p,
+                Err(e) => return fail(e.to_string()),
+            };
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let options = othello::play::PlayOptions {
+                human: if color == "white" {
+                    othello::Color::White
+                } else {
+                    othello::Color::Black
+                },
+                clock,
+                ggf_path: ggf.unwrap_or_else(|| format!("othello-game-{now}.ggf").into()),
+                hint_limits: othello::search::Limits {
+                    move_time: Some(std::time::Duration::from_secs_f64(hint_time)),
+                    ..Default::default()
+                },
+                seed: now,
+                ..Default::default()
+            };
+            let stdin = std::io::stdin().lock();
+            match othello::play::play(stdin, &mut out, player.as_mut(), &options) {
+                Ok(_) => Ok(()),
+                Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::FakeEngine {
+            mode,
+            at,
+            sleep,
+            transcript,
+        }) => {
+            drop(out);
+            let options = arena::fake::FakeOptions {
+                transcript,
+                mode,
+                at,
+                sleep: std::time::Duration::from_secs_f64(sleep.clamp(0.0, 1e6)),
+            };
+            let stdin = std::io::stdin().lock();
+            match arena::fake::run_fake(stdin, std::io::stdout().lock(), options) {
+                Ok(arena::fake::FakeExit::Crash) => std::process::exit(3),
+                Ok(arena::fake::FakeExit::Quit) => Ok(()),
                 Err(e) => Err(e),
             }
         }

@@ -1,0 +1,307 @@
+//! The `match` and `tournament` commands: a series with a progress bar on stderr, every game
+//! appended to a GGF file, and the results table at the end.
+//!
+//! The GGF file gets one game per line, in game order (game `2k` is pair `k` with A as Black,
+//! game `2k + 1` the same opening with colours swapped), written as soon as every earlier game
+//! is written, so a long match can be inspected while it runs.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use thiserror::Error;
+
+use crate::players::PlayerSpec;
+
+use super::referee::GameOutcome;
+use super::series::{
+    match_tasks, round_robin_tasks, run_series, PairOutcome, PairTask, SeriesConfig, SeriesError,
+    SeriesObserver,
+};
+use super::stats::{Sprt, SprtDecision};
+use super::summary::{MatchSummary, TournamentTable};
+
+/// Why a match or tournament failed.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// The series could not be played.
+    #[error(transparent)]
+    Series(#[from] SeriesError),
+    /// The GGF file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Ggf {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// Fewer than two players in a tournament.
+    #[error("a tournament needs at least two players")]
+    TooFewPlayers,
+}
+
+/// A match between two players.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// Player A (results are from A's side).
+    pub a: PlayerSpec,
+    /// Player B.
+    pub b: PlayerSpec,
+    /// Pairs of games to play (at most; an SPRT may stop earlier).
+    pub pairs: usize,
+    /// How games are played.
+    pub config: SeriesConfig,
+    /// An SPRT that stops the match when it decides.
+    pub sprt: Option<Sprt>,
+    /// Where to write the games.
+    pub ggf: Option<PathBuf>,
+    /// Whether to draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// A round robin.
+#[derive(Clone, Debug)]
+pub struct TournamentOptions {
+    /// The players.
+    pub players: Vec<PlayerSpec>,
+    /// Pairs per pairing.
+    pub pairs: usize,
+    /// How games are played.
+    pub config: SeriesConfig,
+    /// Where to write the games.
+    pub ggf: Option<PathBuf>,
+    /// Whether to draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// Writes games to a GGF file in game order.
+struct GgfSink {
+    path: PathBuf,
+    out: BufWriter<File>,
+    pending: BTreeMap<usize, String>,
+    next: usize,
+}
+
+impl GgfSink {
+    fn create(path: &PathBuf) -> Result<GgfSink, ArenaError> {
+        let file = File::create(path).map_err(|source| ArenaError::Ggf {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(GgfSink {
+            path: path.clone(),
+            out: BufWriter::new(file),
+            pending: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
+    fn add(&mut self, number: usize, outcome: &GameOutcome) -> io::Result<()> {
+        self.pending.insert(number, outcome.game.to_string());
+        while let Some(line) = self.pending.remove(&self.next) {
+            writeln!(self.out, "{line}")?;
+            self.next += 1;
+        }
+        self.out.flush()
+    }
+
+    /// Writes what is left (games after a gap left by a stopped series).
+    fn finish(mut self) -> Result<(), ArenaError> {
+        let result = (|| {
+            for line in std::mem::take(&mut self.pending).into_values() {
+                writeln!(self.out, "{line}")?;
+            }
+            self.out.flush()
+        })();
+        result.map_err(|source| ArenaError::Ggf {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+fn progress_bar(games: usize, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games as u64);
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} games  {msg}  eta {eta}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+    .progress_chars("=> ");
+    bar.set_style(style);
+    bar
+}
+
+/// What both commands share: the bar and the GGF file.
+struct Output {
+    bar: ProgressBar,
+    ggf: Option<GgfSink>,
+    error: Option<ArenaError>,
+}
+
+impl Output {
+    fn new(games: usize, show: bool, ggf: &Option<PathBuf>) -> Result<Output, ArenaError> {
+        Ok(Output {
+            bar: progress_bar(games, show),
+            ggf: ggf.as_ref().map(GgfSink::create).transpose()?,
+            error: None,
+        })
+    }
+
+    fn game(&mut self, task: &PairTask, a_is_black: bool, outcome: &GameOutcome) {
+        self.bar.inc(1);
+        if let Some(sink) = &mut self.ggf {
+            let number = 2 * task.index + usize::from(!a_is_black);
+            if let Err(source) = sink.add(number, outcome) {
+                let path = sink.path.clone();
+                self.error.get_or_insert(ArenaError::Ggf { path, source });
+            }
+        }
+    }
+
+    fn finish(self) -> Result<(), ArenaError> {
+        self.bar.finish_and_clear();
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.ggf.map_or(Ok(()), GgfSink::finish)
+    }
+}
+
+struct MatchObserver {
+    output: Output,
+    summary: MatchSummary,
+}
+
+impl SeriesObserver for MatchObserver {
+    fn on_game(&mut self, task: &PairTask, a_is_black: bool, outcome: &GameOutcome) {
+        self.output.game(task, a_is_black, outcome);
+    }
+
+    fn on_pair(&mut self, pair: &PairOutcome) -> ControlFlow<()> {
+        self.summary.add_pair(pair);
+        let t = &self.summary.total;
+        let mut msg = format!(
+            "+{} ={} -{}  {:.1}%",
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score()
+        );
+        if let Some((_, state)) = &self.summary.sprt {
+            msg.push_str(&format!("  LLR {:.2}", state.llr));
+        }
+        self.output.bar.set_message(msg);
+        let decided = matches!(
+            self.summary.sprt,
+            Some((_, s)) if s.decision != SprtDecision::Continue
+        );
+        if decided || self.output.error.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// Plays a match and returns its summary (the caller prints it).
+pub fn run_match(options: &MatchOptions) -> Result<MatchSummary, ArenaError> {
+    let tasks = match_tasks(&options.config, options.pairs);
+    let specs = [options.a.clone(), options.b.clone()];
+    let mut observer = MatchObserver {
+        output: Output::new(2 * tasks.len(), options.progress, &options.ggf)?,
+        summary: MatchSummary::new(&options.a.name(), &options.b.name(), options.sprt),
+    };
+    let result = run_series(&specs, &tasks, &options.config, &mut observer);
+    let MatchObserver { output, summary } = observer;
+    output.finish()?;
+    result?;
+    Ok(summary)
+}
+
+struct TournamentObserver {
+    output: Output,
+    table: TournamentTable,
+}
+
+impl SeriesObserver for TournamentObserver {
+    fn on_game(&mut self, task: &PairTask, a_is_black: bool, outcome: &GameOutcome) {
+        self.output.game(task, a_is_black, outcome);
+    }
+
+    fn on_pair(&mut self, pair: &PairOutcome) -> ControlFlow<()> {
+        self.table.add_pair(pair);
+        if self.output.error.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// Plays a round robin and returns its table.
+pub fn run_tournament(options: &TournamentOptions) -> Result<TournamentTable, ArenaError> {
+    if options.players.len() < 2 {
+        return Err(ArenaError::TooFewPlayers);
+    }
+    let tasks = round_robin_tasks(&options.config, options.players.len(), options.pairs);
+    let names = options.players.iter().map(PlayerSpec::name).collect();
+    let mut observer = TournamentObserver {
+        output: Output::new(2 * tasks.len(), options.progress, &options.ggf)?,
+        table: TournamentTable::new(names),
+    };
+    let result = run_series(&options.players, &tasks, &options.config, &mut observer);
+    let TournamentObserver { output, table } = observer;
+    output.finish()?;
+    result?;
+    Ok(table)
+}
+
+/// Why a `--time` value could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("bad time control {0:?}: expected SECONDS[+INCREMENT] per game and side, e.g. 60+0.5")]
+pub struct TimeControlError(pub String);
+
+/// Reads `SECONDS[+INCREMENT]` (per game and side) into a clock with the given grace margin.
+pub fn parse_time_control(
+    text: &str,
+    grace: f64,
+) -> Result<crate::game::TimeControl, TimeControlError> {
+    let bad = || TimeControlError(text.to_string());
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let number = |t: &str| -> Result<f64, TimeControlError> {
+        match t.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && (0.0..=1e6).contains(&x) => Ok(x),
+            _ => Err(bad()),
+        }
+    };
+    let (initial, increment) = (number(base)?, number(inc)?);
+    if initial <= 0.0 || !(grace.is_finite() && grace >= 0.0) {
+        return Err(bad());
+    }
+    Ok(crate::game::TimeControl {
+        initial,
+        increment,
+        grace,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc = parse_time_control("60+0.5", 0.1).unwrap();
+        assert_eq!((tc.initial, tc.increment, tc.grace), (60.0, 0.5, 0.1));
+        assert_eq!(parse_time_control("2", 0.1).unwrap().increment, 0.0);
+        for bad in ["", "0", "-1", "x+1", "1+y", "1+-2", "inf"] {
+            assert!(parse_time_control(bad, 0.1).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! The arena: games between players, matches, tournaments and their statistics.
+//!
+//! PAIP chapter 18 measures its strategies by playing them against each other: `othello`
+//! plays one game with a clock, `othello-series` plays each start twice with colours swapped,
+//! `random-othello-series` starts from random plies, and `round-robin` fills a table of
+//! scores. This module does the same for any [`Player`](crate::players::Player), built-in or
+//! external:
+//!
+//! - [`referee`]: one game, with clocks, a grace margin, and forfeits for time, illegal moves,
+//!   crashes and hangs;
+//! - [`openings`]: XOT, random plies, or the start position;
+//! - [`series`]: pairs of games on worker threads (`-j N`), reproducible from a seed;
+//! - [`stats`]: Elo with a 95% interval and the SPRT, on the pentanomial pair model;
+//! - [`summary`]: the match and tournament tables;
+//! - [`command`]: the `match` and `tournament` commands (progress bar, GGF output);
+//! - [`nboard`]: the NBoard client that drives external engines as the NBoard GUI does;
+//! - [`fake`]: an NBoard engine that misbehaves on purpose, for the driver's tests.
+
+pub mod command;
+pub mod fake;
+pub mod nboard;
+pub mod openings;
+pub mod referee;
+pub mod series;
+pub mod stats;
+pub mod summary;
+
+pub use command::{run_match, run_tournament, ArenaError, MatchOptions, TournamentOptions};
+pub use openings::OpeningSource;
+pub use referee::{play_game, GameOutcome, GameSetup, Opening, Termination};
+pub use series::SeriesConfig;
+pub use stats::Sprt;
+pub use summary::{MatchSummary, TournamentTable};

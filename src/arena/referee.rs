@@ -1,0 +1,408 @@
+//! The referee: plays one game between two players, keeps the clocks, and ends the game on a
+//! finished board or a fault.
+//!
+//! Every move, legal or not, is asked of the side to move, passes included (an NBoard engine
+//! that must pass is sent `go` and must answer `PA`, as the GUI expects). The referee records
+//! each move with the mover's evaluation and the time it took, so the game record carries the
+//! clocks in NBoard's way: a side's time left is its initial time, plus the increments, minus
+//! its recorded move times.
+//!
+//! # Faults
+//!
+//! A fault ends the game at once and loses it 64-0, as PAIP's `othello` scores a forfeit:
+//!
+//! - **time**: the side's used time exceeds its initial time plus increments plus the grace
+//!   margin ([`TimeControl::grace`], written into the game's `TI` tag so engines know it). The
+//!   GGS/NBoard rule that a side's clock gets the grace once, at its first time-out, and loses
+//!   at its second, is the same rule. An engine that has not answered when even the grace is
+//!   gone is not waited for any longer ([`HANG_SLACK_MS`] later);
+//! - **hung**: in an untimed game, no answer within the move timeout;
+//! - **illegal**: an illegal move, a pass while a move exists, or an unreadable answer;
+//! - **crash**: the engine's process ended, or talking to it failed.
+//!
+//! In the record (`RE`), time and hang forfeits get GGF's `:t` suffix, illegal moves and
+//! crashes `:r` (GGF has no other way to say that a game was not played out).
+
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::board::{Color, Move, Position};
+use crate::game::{Game, GameEnd, GameResult, MoveRecord, TimeControl};
+use crate::players::{Player, PlayerError, Turn};
+
+/// How long after a side's time (grace included) has run out the referee stops waiting.
+pub const HANG_SLACK_MS: u64 = 50;
+
+/// The disc margin a forfeit counts for (PAIP's `othello` returns ±64).
+pub const FORFEIT_MARGIN: i32 = 64;
+
+/// An opening: a start position and the moves played from it before the players take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// A name for reports (the XOT line, `random 10`, `start`).
+    pub name: String,
+    /// The start position (the standard one for XOT and random openings).
+    pub start: Position,
+    /// The moves, all legal from `start`.
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The standard start with no moves.
+    pub fn start() -> Opening {
+        Opening {
+            name: "start".to_string(),
+            start: Position::start(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position after the opening moves, or `None` if one of them is illegal.
+    pub fn position(&self) -> Option<Position> {
+        self.moves
+            .iter()
+            .try_fold(self.start, |pos, &mv| pos.try_play(mv).ok())
+    }
+}
+
+/// The rules of one game.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// Where the players start.
+    pub opening: Opening,
+    /// Each side's clock, if timed.
+    pub clock: Option<TimeControl>,
+    /// A depth limit passed to players that take one.
+    pub depth: Option<u32>,
+    /// In an untimed game, how long a move may take before the player is declared hung.
+    pub move_timeout: Duration,
+    /// Seeds the players' randomness (Black gets one stream, White another).
+    pub seed: u64,
+    /// The `PC` tag.
+    pub place: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// Played to the end.
+    Normal,
+    /// The loser's time ran out (or it stopped answering in a timed game).
+    Time {
+        /// Who lost.
+        loser: Color,
+    },
+    /// No answer within the move timeout of an untimed game.
+    Hung {
+        /// Who lost.
+        loser: Color,
+    },
+    /// An illegal or unreadable move.
+    Illegal {
+        /// Who lost.
+        loser: Color,
+        /// The move as the player gave it, and why it is illegal.
+        detail: String,
+    },
+    /// The engine crashed or could not be talked to.
+    Crash {
+        /// Who lost.
+        loser: Color,
+        /// What happened.
+        detail: String,
+    },
+}
+
+impl Termination {
+    /// The side that lost by a fault, if any.
+    pub fn loser(&self) -> Option<Color> {
+        match self {
+            Termination::Normal => None,
+            Termination::Time { loser }
+            | Termination::Hung { loser }
+            | Termination::Illegal { loser, .. }
+            | Termination::Crash { loser, .. } => Some(*loser),
+        }
+    }
+
+    /// A short description: `normal`, `time`, `hung`, `illegal`, `crash`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Time { .. } => "time",
+            Termination::Hung { .. } => "hung",
+            Termination::Illegal { .. } => "illegal",
+            Termination::Crash { .. } => "crash",
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutcome {
+    /// The record, with the result.
+    pub game: Game,
+    /// Black's final disc margin (empty squares to the winner); ±64 for a forfeit.
+    pub black_margin: i32,
+    /// How it ended.
+    pub termination: Termination,
+}
+
+/// Whether a side that spent `spent` seconds on its moves, in order, has lost on time under
+/// `tc`: at some move its used time exceeded the initial time, the increments earned before
+/// that move and the grace.
+pub fn flag_fallen(tc: &TimeControl, spent: impl IntoIterator<Item = f64>) -> bool {
+    let mut left = tc.initial;
+    for s in spent {
+        left -= s;
+        if left < -tc.grace {
+            return true;
+        }
+        left += tc.increment;
+    }
+    false
+}
+
+/// Seconds the side may still use before its flag falls, grace included (never negative).
+pub fn time_to_flag(tc: &TimeControl, spent: impl IntoIterator<Item = f64>) -> f64 {
+    let mut left = tc.initial;
+    for s in spent {
+        left += tc.increment - s;
+    }
+    (left + tc.grace).max(0.0)
+}
+
+/// The recorded move times of `color` in `game` (moves without a time count as instant).
+pub fn move_times(game: &Game, color: Color) -> Vec<f64> {
+    game.moves()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| game.mover(*i) == color)
+        .map(|(_, r)| r.seconds.unwrap_or(0.0))
+        .collect()
+}
+
+/// Rounds to `places` decimals (records stay short and exact in text).
+fn round_to(x: f64, places: i32) -> f64 {
+    let scale = 10f64.powi(places);
+    (x * scale).round() / scale
+}
+
+/// A new game record for `setup` with the opening moves played (they carry no time).
+pub fn new_record(setup: &GameSetup, black: &str, white: &str) -> Game {
+    let mut game = Game::new(setup.opening.start);
+    game.black_name = black.to_string();
+    game.white_name = white.to_string();
+    game.place = setup.place.clone();
+    game.date = utc_date(SystemTime::now());
+    game.black_clock = setup.clock;
+    game.white_clock = setup.clock;
+    for &mv in &setup.opening.moves {
+        if game.push(MoveRecord::new(mv)).is_err() {
+            break; // openings are checked when they are made
+        }
+    }
+    game
+}
+
+/// Black's margin and the `RE` value for a game ended by `termination` on `position`.
+pub fn result_of(position: &Position, termination: &Termination) -> (i32, GameResult) {
+    let (margin, end) = match termination {
+        Termination::Normal => {
+            let score = position.board.final_score();
+            let margin = match position.side {
+                Color::Black => score,
+                Color::White => -score,
+            };
+            (margin, GameEnd::Normal)
+        }
+        other => {
+            let loser = other.loser().expect("a fault has a loser");
+            let margin = match loser {
+                Color::Black => -FORFEIT_MARGIN,
+                Color::White => FORFEIT_MARGIN,
+            };
+            let end = match other {
+                Termination::Time { .. } | Termination::Hung { .. } => GameEnd::Timeout,
+                _ => GameEnd::Resignation,
+            };
+            (margin, end)
+        }
+    };
+    let result = GameResult::Finished {
+        black_margin: margin as f64,
+        end,
+    };
+    (margin, result)
+}
+
+/// Plays one game of `black` against `white`. Never fails: every problem with a player is a
+/// fault that loses the game for it (see the module notes).
+pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSetup) -> GameOutcome {
+    let mut game = new_record(setup, black.name(), white.name());
+    let seeds = [
+        crate::players::rng::derive_seed(setup.seed, 1),
+        crate::players::rng::derive_seed(setup.seed, 2),
+    ];
+    let termination = 'game: {
+        if let Err(e) = black.new_game(seeds[0]) {
+            break 'game fault(Color::Black, e, setup.clock.is_some());
+        }
+        if let Err(e) = white.new_game(seeds[1]) {
+            break 'game fault(Color::White, e, setup.clock.is_some());
+        }
+        loop {
+            let position = game.position();
+            if position.board.is_game_over() {
+                break Termination::Normal;
+            }
+            let side = position.side;
+            let player: &mut dyn Player = match side {
+                Color::Black => &mut *black,
+                Color::White => &mut *white,
+            };
+            let spent = move_times(&game, side);
+            let started = Instant::now();
+            let deadline = match setup.clock {
+                Some(tc) => {
+                    let left = time_to_flag(&tc, spent.iter().copied());
+                    started
+                        + Duration::from_secs_f64(left.min(1e9))
+                        + Duration::from_millis(HANG_SLACK_MS)
+                }
+                None => started + setup.move_timeout,
+            };
+            let turn = Turn {
+                game: &game,
+                depth: setup.depth,
+                deadline: Some(deadline),
+            };
+            let choice = match player.choose(&turn) {
+                Ok(c) => c,
+                Err(e) => break fault(side, e, setup.clock.is_some()),
+            };
+            let wall = started.elapsed();
+            let used = choice.elapsed.unwrap_or(wall).min(wall).as_secs_f64();
+            if let Some(tc) = setup.clock {
+                if flag_fallen(&tc, spent.iter().copied().chain([used])) {
+                    break Termination::Time { loser: side };
+                }
+            }
+            let record = MoveRecord {
+                mv: choice.mv,
+                eval: choice
+                    .eval
+                    .filter(|e| e.is_finite())
+                    .map(|e| round_to(e, 2)),
+                seconds: Some(round_to(used, 3)),
+            };
+            if let Err(e) = game.push(record) {
+                break Termination::Illegal {
+                    loser: side,
+                    detail: e.to_string(),
+                };
+            }
+        }
+    };
+    let (black_margin, result) = result_of(&game.position(), &termination);
+    game.result = result;
+    GameOutcome {
+        game,
+        black_margin,
+        termination,
+    }
+}
+
+/// The termination for a player error.
+fn fault(side: Color, error: PlayerError, timed: bool) -> Termination {
+    match error {
+        PlayerError::Timeout if timed => Termination::Time { loser: side },
+        PlayerError::Timeout => Termination::Hung { loser: side },
+        PlayerError::BadMove(text) => Termination::Illegal {
+            loser: side,
+            detail: format!("unreadable move {text:?}"),
+        },
+        other => Termination::Crash {
+            loser: side,
+            detail: other.to_string(),
+        },
+    }
+}
+
+/// `YYYY-MM-DD hh:mm:ss GMT`, NBoard's `DT` format.
+pub fn utc_date(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's `civil_from_days`).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} GMT",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_falls_past_the_grace_only() {
+        let tc = TimeControl {
+            initial: 1.0,
+            increment: 0.5,
+            grace: 0.1,
+        };
+        assert!(!flag_fallen(&tc, [0.5, 0.5, 0.5]));
+        // 1.0 - 1.05 = -0.05: inside the grace.
+        assert!(!flag_fallen(&tc, [1.05]));
+        assert!(flag_fallen(&tc, [1.11]));
+        // Increments arrive after each move: 1.0 - 0.9 + 0.5 - 0.7 = -0.1 + ... = still in grace.
+        assert!(!flag_fallen(&tc, [0.9, 0.65]));
+        assert!(flag_fallen(&tc, [0.9, 0.75]));
+        assert!((time_to_flag(&tc, [0.9]) - 0.7).abs() < 1e-9);
+        // The same rule as GGF's clock: a second time-out leaves nothing.
+        let ggf = TimeControl { grace: 0.1, ..tc };
+        assert_eq!(ggf.remaining([0.9, 0.75]), 0.0);
+    }
+
+    #[test]
+    fn dates_are_civil_utc() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_392_015_147);
+        assert_eq!(utc_date(t), "2014-02-10 06:52:27 GMT");
+        assert_eq!(utc_date(SystemTime::UNIX_EPOCH), "1970-01-01 00:00:00 GMT");
+        let leap = SystemTime::UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(utc_date(leap), "2000-02-29 00:00:00 GMT");
+    }
+
+    #[test]
+    fn forfeits_count_64_for_the_winner() {
+        let pos = Position::start();
+        let (m, r) = result_of(
+            &pos,
+            &Termination::Time {
+                loser: Color::White,
+            },
+        );
+        assert_eq!(m, 64);
+        assert_eq!(r.to_string(), "64:t");
+        let (m, r) = result_of(
+            &pos,
+            &Termination::Illegal {
+                loser: Color::Black,
+                detail: String::new(),
+            },
+        );
+        assert_eq!((m, r.to_string()), (-64, "-64:r".to_string()));
+    }
+}

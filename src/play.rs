@@ -1,0 +1,476 @@
+//! Terminal play: a person against any player, PAIP's `human` strategy with a friendlier loop.
+//!
+//! PAIP's `othello` (section 18.2) prints the board with `print-board` before every move:
+//! column letters, row numbers, both disc counts and their difference, and each side's clock.
+//! This loop shows the same, marks the legal moves of the side to move with `+`, and reads one
+//! command per line:
+//!
+//! | input | meaning |
+//! | --- | --- |
+//! | `f5`, `F5` (also PAIP's `56`) | play that square |
+//! | `pass` | pass, accepted only when no move exists |
+//! | `undo` | take back your last move and the replies to it |
+//! | `hint` | the engine's suggestion, with its evaluation |
+//! | `resign` | lose the game (64-0, as PAIP scores a resignation) |
+//! | `quit` | stop; the unfinished game is saved |
+//!
+//! A bad input is answered with the reason and the prompt again; nothing changes. With a clock,
+//! the person's thinking time runs from the prompt to the move, and a fallen flag (past the
+//! grace margin) loses, as for any player. At the end the result is shown and the game is saved
+//! as one GGF line; the path is printed.
+//!
+//! The loop is generic over [`BufRead`] and [`Write`], so tests feed it scripted input.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::arena::referee::{flag_fallen, move_times, time_to_flag, utc_date, HANG_SLACK_MS};
+use crate::board::{Color, Move, Position};
+use crate::eval::HandEval;
+use crate::game::{Game, GameEnd, GameResult, MoveRecord, TimeControl};
+use crate::players::{Player, Turn};
+use crate::search::{Limits, Searcher};
+use crate::square::Square;
+
+/// One line of the person's input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Play a square.
+    Place(Square),
+    /// Pass.
+    Pass,
+    /// Take back the last own move.
+    Undo,
+    /// Ask the engine.
+    Hint,
+    /// Give up.
+    Resign,
+    /// Stop playing.
+    Quit,
+}
+
+/// Why a line is not a command.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "{0:?} is not a move or a command: type a square like f5, or pass, undo, hint, resign, quit"
+)]
+pub struct CommandError(pub String);
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    fn from_str(s: &str) -> Result<Command, CommandError> {
+        let t = s.trim().to_ascii_lowercase();
+        Ok(match t.as_str() {
+            "pass" | "pa" => Command::Pass,
+            "undo" => Command::Undo,
+            "hint" => Command::Hint,
+            "resign" => Command::Resign,
+            "quit" | "exit" => Command::Quit,
+            _ => match t.parse::<Move>() {
+                Ok(Move::Place(sq)) => Command::Place(sq),
+                _ => return Err(CommandError(s.trim().to_string())),
+            },
+        })
+    }
+}
+
+/// How the game is set up.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// The person's colour.
+    pub human: Color,
+    /// The person's name in the record.
+    pub human_name: String,
+    /// Each side's clock, if timed.
+    pub clock: Option<TimeControl>,
+    /// Where the game is saved.
+    pub ggf_path: PathBuf,
+    /// How hard the hint engine thinks.
+    pub hint_limits: Limits,
+    /// Seeds the opponent's randomness.
+    pub seed: u64,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            human: Color::Black,
+            human_name: "human".to_string(),
+            clock: None,
+            ggf_path: PathBuf::from("othello-game.ggf"),
+            hint_limits: Limits {
+                move_time: Some(Duration::from_secs(1)),
+                ..Limits::default()
+            },
+            seed: 1,
+        }
+    }
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayEnd {
+    /// Played to the end.
+    Finished,
+    /// The person resigned.
+    Resigned,
+    /// The person quit; the game is unfinished.
+    Quit,
+    /// A side's flag fell.
+    Time(Color),
+    /// The opponent failed (crash, hang, illegal move).
+    OpponentFault(String),
+}
+
+/// The finished session.
+#[derive(Clone, Debug)]
+pub struct PlayOutcome {
+    /// The game record as saved.
+    pub game: Game,
+    /// How it ended.
+    pub end: PlayEnd,
+    /// Where it was saved.
+    pub path: PathBuf,
+}
+
+/// Why the session could not go on.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    /// Reading or writing the terminal failed.
+    #[error("terminal i/o: {0}")]
+    Io(#[from] io::Error),
+    /// The game could not be saved.
+    #[error("cannot save the game to {path}: {source}")]
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The opponent could not start.
+    #[error("the opponent cannot start: {0}")]
+    Opponent(#[from] crate::players::PlayerError),
+}
+
+/// PAIP's piece letters: `@` Black, `O` White.
+fn letter(color: Color) -> char {
+    match color {
+        Color::Black => '@',
+        Color::White => 'O',
+    }
+}
+
+/// `m:ss` (PAIP's `time-string`), or `-m:ss` below zero.
+fn clock_string(seconds: f64) -> String {
+    let sign = if seconds < 0.0 { "-" } else { "" };
+    let s = seconds.abs().round() as u64;
+    format!("{sign}{}:{:02}", s / 60, s % 60)
+}
+
+/// Writes the board PAIP-style: coordinates, disc counts and difference, legal moves marked
+/// `+`, each side's clock (time left, or time used when untimed), and (if `show_turn`) whose
+/// turn it is.
+pub fn write_board(
+    out: &mut impl Write,
+    game: &Game,
+    human: Color,
+    show_turn: bool,
+) -> io::Result<()> {
+    let pos = game.position();
+    let (black, white) = pos.black_white();
+    let (nb, nw) = (black.count_ones(), white.count_ones());
+    let legal = if pos.board.is_game_over() {
+        0
+    } else {
+        pos.board.moves()
+    };
+    writeln!(
+        out,
+        "\n    a b c d e f g h   [@={nb} O={nw} ({:+})]",
+        nb as i32 - nw as i32
+    )?;
+    for row in 0..8 {
+        write!(out, "  {} ", row + 1)?;
+        for col in 0..8 {
+            let bit = 1u64 << (row * 8 + col);
+            let c = if black & bit != 0 {
+                '@'
+            } else if white & bit != 0 {
+                'O'
+            } else if legal & bit != 0 {
+                '+'
+            } else {
+                '.'
+            };
+            write!(out, "{c} ")?;
+        }
+        if row == 7 {
+            let show = |color: Color| -> String {
+                let used: f64 = move_times(game, color).iter().sum();
+                match game.time_control(color) {
+                    Some(tc) => {
+                        let left =
+                            tc.initial + tc.increment * move_times(game, color).len() as f64 - used;
+                        clock_string(left)
+                    }
+                    None => format!("{} used", clock_string(used)),
+                }
+            };
+            write!(out, "  [@={} O={}]", show(Color::Black), show(Color::White))?;
+        }
+        writeln!(out)?;
+    }
+    if show_turn && !pos.board.is_game_over() {
+        let who = if pos.side == human { "you" } else { "opponent" };
+        let side = match pos.side {
+            Color::Black => "Black",
+            Color::White => "White",
+        };
+        writeln!(out, "{} ({side}, {who}) to move", letter(pos.side))?;
+    }
+    Ok(())
+}
+
+/// The legal moves, `c4 d3 e6 f5`.
+fn legal_list(pos: &Position) -> String {
+    pos.board
+        .legal_moves()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The game with the moves from `keep` on removed.
+fn truncated(game: &Game, keep: usize) -> Game {
+    let mut g = Game::new(game.start());
+    g.place = game.place.clone();
+    g.date = game.date.clone();
+    g.black_name = game.black_name.clone();
+    g.white_name = game.white_name.clone();
+    g.black_clock = game.black_clock;
+    g.white_clock = game.white_clock;
+    g.game_type = game.game_type.clone();
+    for record in &game.moves()[..keep] {
+        g.push(*record).expect("a prefix of a legal game is legal");
+    }
+    g
+}
+
+/// Plays a game between the person (on `input`/`out`) and `opponent`, then saves it.
+pub fn play<R: BufRead, W: Write>(
+    mut input: R,
+    out: &mut W,
+    opponent: &mut dyn Player,
+    options: &PlayOptions,
+) -> Result<PlayOutcome, PlayError> {
+    let mut game = Game::new(Position::start());
+    game.place = "othello play".to_string();
+    game.date = utc_date(std::time::SystemTime::now());
+    let (human_name, opponent_name) = (options.human_name.clone(), opponent.name().to_string());
+    match options.human {
+        Color::Black => (game.black_name, game.white_name) = (human_name, opponent_name),
+        Color::White => (game.black_name, game.white_name) = (opponent_name, human_name),
+    }
+    game.black_clock = options.clock;
+    game.white_clock = options.clock;
+    opponent.new_game(options.seed)?;
+    let mut hinter: Option<Searcher<HandEval>> = None;
+    let end = 'game: loop {
+        let pos = game.position();
+        if pos.board.is_game_over() {
+            break PlayEnd::Finished;
+        }
+        write_board(out, &game, options.human, true)?;
+        let side = pos.side;
+        let spent = move_times(&game, side);
+        let started = Instant::now();
+        if side != options.human {
+            let deadline = options.clock.map(|tc| {
+                started
+                    + Duration::from_secs_f64(time_to_flag(&tc, spent.iter().copied()).min(1e9))
+                    + Duration::from_millis(HANG_SLACK_MS)
+            });
+            let turn = Turn {
+                game: &game,
+                depth: None,
+                deadline,
+            };
+            let choice = match opponent.choose(&turn) {
+                Ok(c) => c,
+                Err(crate::players::PlayerError::Timeout) => break PlayEnd::Time(side),
+                Err(e) => break PlayEnd::OpponentFault(e.to_string()),
+            };
+            let used = choice
+                .elapsed
+                .unwrap_or_else(|| started.elapsed())
+                .as_secs_f64();
+            if options
+                .clock
+                .is_some_and(|tc| flag_fallen(&tc, spent.iter().copied().chain([used])))
+            {
+                break PlayEnd::Time(side);
+            }
+            let record = MoveRecord {
+                mv: choice.mv,
+                eval: choice.eval.filter(|e| e.is_finite()),
+                seconds: Some((used * 1000.0).round() / 1000.0),
+            };
+            if let Err(e) = game.push(record) {
+                break PlayEnd::OpponentFault(e.to_string());
+            }
+            match (choice.mv, choice.eval) {
+                (Move::Pass, _) => writeln!(out, "{} passes.", letter(side))?,
+                (mv, Some(e)) if e.is_finite() => {
+                    writeln!(out, "{} moves to {mv} ({e:+.2} discs).", letter(side))?
+                }
+                (mv, _) => writeln!(out, "{} moves to {mv}.", letter(side))?,
+            }
+            continue;
+        }
+        // The person's turn: read until one line changes the game.
+        loop {
+            if pos.board.moves() == 0 {
+                write!(out, "You have no move and must pass: type pass > ")?;
+            } else {
+                write!(out, "Your move [{}] > ", legal_list(&pos))?;
+            }
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                writeln!(out)?;
+                break 'game PlayEnd::Quit;
+            }
+            if line.trim().is_empty() {
+                continue;
+            }
+            let command = match line.parse::<Command>() {
+                Ok(c) => c,
+                Err(e) => {
+                    writeln!(out, "  {e}")?;
+                    continue;
+                }
+            };
+            let mv = match command {
+                Command::Quit => break 'game PlayEnd::Quit,
+                Command::Resign => break 'game PlayEnd::Resigned,
+                Command::Hint => {
+                    if pos.board.moves() == 0 {
+                        writeln!(out, "  hint: you must pass")?;
+                        continue;
+                    }
+                    let searcher = hinter.get_or_insert_with(|| Searcher::new(HandEval::new(), 16));
+                    let r = searcher.search(&pos.board, &options.hint_limits, &mut ());
+                    writeln!(
+                        out,
+                        "  hint: {} ({:+.2} discs, depth {})",
+                        r.best,
+                        r.value.discs(),
+                        r.depth
+                    )?;
+                    continue;
+                }
+                Command::Undo => {
+                    let last_own = (0..game.moves().len())
+                        .rev()
+                        .find(|&i| game.mover(i) == options.human);
+                    match last_own {
+                        Some(i) => {
+                            game = truncated(&game, i);
+                            writeln!(out, "  undone: back to your move")?;
+                            continue 'game;
+                        }
+                        None => {
+                            writeln!(out, "  nothing to undo")?;
+                            continue;
+                        }
+                    }
+                }
+                Command::Pass => Move::Pass,
+                Command::Place(sq) => Move::Place(sq),
+            };
+            let used = started.elapsed().as_secs_f64();
+            if options
+                .clock
+                .is_some_and(|tc| flag_fallen(&tc, spent.iter().copied().chain([used])))
+            {
+                break 'game PlayEnd::Time(side);
+            }
+            let record = MoveRecord {
+                mv,
+                eval: None,
+                seconds: Some((used * 1000.0).round() / 1000.0),
+            };
+            match game.push(record) {
+                Ok(()) => continue 'game,
+                Err(e) => {
+                    let reason = match (mv, pos.board.moves()) {
+                        (Move::Pass, _) => {
+                            format!("you cannot pass: you can play {}", legal_list(&pos))
+                        }
+                        _ => format!("illegal move: {e}"),
+                    };
+                    writeln!(out, "  {reason}")?;
+                }
+            }
+        }
+    };
+    // The result, from Black's side, as in the GGF `RE` tag.
+    let pos = game.position();
+    let forfeit = |loser: Color, end| GameResult::Finished {
+        black_margin: if loser == Color::Black { -64.0 } else { 64.0 },
+        end,
+    };
+    game.result = match &end {
+        PlayEnd::Finished => {
+            let s = pos.board.final_score();
+            let m = if pos.side == Color::Black { s } else { -s };
+            GameResult::Finished {
+                black_margin: m as f64,
+                end: GameEnd::Normal,
+            }
+        }
+        PlayEnd::Resigned => forfeit(options.human, GameEnd::Resignation),
+        PlayEnd::Time(loser) => forfeit(*loser, GameEnd::Timeout),
+        PlayEnd::OpponentFault(_) => forfeit(options.human.opposite(), GameEnd::Resignation),
+        PlayEnd::Quit => GameResult::Unfinished,
+    };
+    write_board(out, &game, options.human, false)?;
+    let verdict = match &end {
+        PlayEnd::Quit => "Game stopped unfinished.".to_string(),
+        PlayEnd::Resigned => "You resigned.".to_string(),
+        PlayEnd::Time(c) if *c == options.human => "You lost on time.".to_string(),
+        PlayEnd::Time(_) => "Your opponent lost on time.".to_string(),
+        PlayEnd::OpponentFault(why) => format!("Your opponent forfeits: {why}."),
+        PlayEnd::Finished => {
+            let (b, w) = pos.black_white();
+            let (nb, nw) = (b.count_ones(), w.count_ones());
+            let human_margin = match (&game.result, options.human) {
+                (GameResult::Finished { black_margin, .. }, Color::Black) => *black_margin,
+                (GameResult::Finished { black_margin, .. }, Color::White) => -*black_margin,
+                _ => 0.0,
+            };
+            let how = match human_margin.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => "You win",
+                Some(std::cmp::Ordering::Less) => "You lose",
+                _ => "Draw",
+            };
+            format!("The game is over: @={nb} O={nw}. {how} ({human_margin:+}).")
+        }
+    };
+    writeln!(out, "{verdict}")?;
+    std::fs::write(&options.ggf_path, format!("{game}\n")).map_err(|source| PlayError::Save {
+        path: options.ggf_path.clone(),
+        source,
+    })?;
+    writeln!(out, "Game saved to {}", options.ggf_path.display())?;
+    Ok(PlayOutcome {
+        game,
+        end,
+        path: options.ggf_path.clone(),
+    })
+}

@@ -1,0 +1,344 @@
+//! Matches and tournaments end to end: reproducibility, the NBoard driver against our own
+//! binary, and faulty engines (the hidden `othello fake-engine` subcommand).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use othello::arena::{
+    run_match, run_tournament, MatchOptions, OpeningSource, SeriesConfig, Sprt, TournamentOptions,
+};
+use othello::board::Move;
+use othello::game::{Game, GameEnd, GameResult};
+use othello::players::PlayerSpec;
+
+const BIN: &str = env!("CARGO_BIN_EXE_othello");
+
+fn spec(s: &str) -> PlayerSpec {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("othello-arena-{}-{name}", std::process::id()))
+}
+
+fn read_games(path: &PathBuf) -> Vec<Game> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| l.parse::<Game>().unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn moves(game: &Game) -> Vec<Move> {
+    game.moves().iter().map(|r| r.mv).collect()
+}
+
+fn options(a: &str, b: &str, pairs: usize, config: SeriesConfig) -> MatchOptions {
+    MatchOptions {
+        a: spec(a),
+        b: spec(b),
+        pairs,
+        config,
+        sprt: None,
+        ggf: None,
+        progress: false,
+    }
+}
+
+#[test]
+fn same_seed_same_games_at_any_concurrency() {
+    let run = |seed: u64, jobs: usize| {
+        let path = temp_path(&format!("repro-{seed}-{jobs}.ggf"));
+        let config = SeriesConfig {
+            openings: OpeningSource::Random(6),
+            seed,
+            concurrency: jobs,
+            ..SeriesConfig::default()
+        };
+        let mut o = options("alphabeta:2:weighted", "random", 4, config);
+        o.ggf = Some(path.clone());
+        let summary = run_match(&o).unwrap();
+        let games = read_games(&path);
+        std::fs::remove_file(&path).ok();
+        (summary, games)
+    };
+    let (s1, g1) = run(7, 1);
+    let (s2, g2) = run(7, 3);
+    let (_, g3) = run(8, 2);
+    assert_eq!(g1.len(), 8);
+    assert_eq!(s1.total.games(), 8);
+    assert_eq!(
+        g1.iter().map(moves).collect::<Vec<_>>(),
+        g2.iter().map(moves).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        (s1.total, s1.as_black, s1.pentanomial),
+        (s2.total, s2.as_black, s2.pentanomial)
+    );
+    assert_ne!(
+        g1.iter().map(moves).collect::<Vec<_>>(),
+        g3.iter().map(moves).collect::<Vec<_>>()
+    );
+    // Pairs share an opening, colours swapped; results match the records.
+    for pair in g1.chunks(2) {
+        assert_eq!(pair[0].black_name, "alphabeta:2:weighted");
+        assert_eq!(pair[1].white_name, "alphabeta:2:weighted");
+        assert_eq!(moves(&pair[0])[..6], moves(&pair[1])[..6]);
+    }
+    let mut discs = 0i64;
+    for (i, g) in g1.iter().enumerate() {
+        assert!(g.position().board.is_game_over());
+        let GameResult::Finished { black_margin, end } = g.result else {
+            panic!("unfinished")
+        };
+        assert_eq!(end, GameEnd::Normal);
+        let a_margin = if i % 2 == 0 {
+            black_margin
+        } else {
+            -black_margin
+        };
+        discs += a_margin as i64;
+    }
+    assert_eq!(discs, s1.total.discs);
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match_early() {
+    let config = SeriesConfig {
+        openings: OpeningSource::Random(4),
+        ..SeriesConfig::default()
+    };
+    let mut o = options("iago:2", "random", 60, config);
+    o.sprt = Some(Sprt::new(0.0, 200.0));
+    let s = run_match(&o).unwrap();
+    let (_, state) = s.sprt.unwrap();
+    assert_eq!(
+        state.decision,
+        othello::arena::stats::SprtDecision::AcceptH1,
+        "{s}"
+    );
+    assert!(s.pentanomial.pairs() < 60, "{s}");
+    assert!(state.llr >= state.upper);
+}
+
+#[test]
+fn tournament_table_adds_up() {
+    let options = TournamentOptions {
+        players: ["random", "maximizer:count", "iago:2"].map(spec).to_vec(),
+        pairs: 2,
+        config: SeriesConfig {
+            openings: OpeningSource::Random(10),
+            concurrency: 2,
+            ..SeriesConfig::default()
+        },
+        ggf: None,
+        progress: false,
+    };
+    let t = run_tournament(&options).unwrap();
+    for i in 0..3 {
+        assert_eq!(t.games[i], 8);
+        for j in 0..3 {
+            if i != j {
+                assert_eq!(t.points[i][j] + t.points[j][i], 4.0);
+            }
+        }
+    }
+    let total: f64 = (0..3).map(|i| t.total(i)).sum();
+    assert_eq!(total, 12.0);
+    assert_eq!(t.discs.iter().sum::<i64>(), 0);
+    let text = t.to_string();
+    assert!(text.contains("#3 iago:2") && text.contains("---"), "{text}");
+}
+
+#[test]
+fn nboard_driver_plays_our_own_binary() {
+    let path = temp_path("self.ggf");
+    let config = SeriesConfig {
+        openings: OpeningSource::Xot,
+        depth: Some(2),
+        ..SeriesConfig::default()
+    };
+    let mut o = options("engine", &format!("nboard:self={BIN}"), 1, config);
+    o.ggf = Some(path.clone());
+    let s = run_match(&o).unwrap();
+    let games = read_games(&path);
+    std::fs::remove_file(&path).ok();
+    assert!(s.faults.is_empty(), "{s}");
+    assert_eq!(s.total.games(), 2);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].white_name, "self");
+    for g in &games {
+        assert!(g.position().board.is_game_over(), "{g}");
+        // Every move after the 8 XOT moves has a recorded time.
+        assert!(g.moves()[8..].iter().all(|r| r.seconds.is_some()));
+    }
+    // A clocked game too: the engine must budget from the GGF clock it is sent.
+    let config = SeriesConfig {
+        openings: OpeningSource::Xot,
+        clock: Some(othello::arena::command::parse_time_control("3", 0.1).unwrap()),
+        seed: 5,
+        ..SeriesConfig::default()
+    };
+    let o = options("engine:depth=2", &format!("nboard:self={BIN}"), 1, config);
+    let s = run_match(&o).unwrap();
+    assert!(s.faults.is_empty(), "{s}");
+    assert_eq!(s.total.games(), 2);
+}
+
+/// Plays one pair of maximizer:count against the fake engine in `mode`, misbehaving at its
+/// third `go` in every process; returns the summary and the games.
+fn against_fake(
+    mode: &str,
+    clock: Option<&str>,
+    extra: &str,
+) -> (othello::arena::MatchSummary, Vec<Game>) {
+    let path = temp_path(&format!("fake-{mode}.ggf"));
+    let config = SeriesConfig {
+        openings: OpeningSource::Start,
+        clock: clock.map(|c| othello::arena::command::parse_time_control(c, 0.1).unwrap()),
+        move_timeout: Duration::from_millis(700),
+        ..SeriesConfig::default()
+    };
+    let b = format!("nboard:fake={BIN} fake-engine --mode {mode} --at 3 {extra}");
+    let mut o = options("maximizer:count", &b, 1, config);
+    o.ggf = Some(path.clone());
+    let s = run_match(&o).unwrap();
+    let games = read_games(&path);
+    std::fs::remove_file(&path).ok();
+    (s, games)
+}
+
+fn assert_fake_forfeits(mode: &str, kind: &str, end: GameEnd, clock: Option<&str>, extra: &str) {
+    let (s, games) = against_fake(mode, clock, extra);
+    assert_eq!((s.total.wins, s.total.losses), (2, 0), "{s}");
+    assert_eq!(s.total.discs, 128, "a forfeit counts 64-0: {s}");
+    assert_eq!(s.faults.get(&("fake".to_string(), kind)), Some(&2), "{s}");
+    assert_eq!(s.faults.len(), 1, "{s}");
+    for (i, g) in games.iter().enumerate() {
+        let fake = if i == 0 {
+            othello::Color::White
+        } else {
+            othello::Color::Black
+        };
+        let margin = if fake == othello::Color::Black {
+            -64.0
+        } else {
+            64.0
+        };
+        assert_eq!(
+            g.result,
+            GameResult::Finished {
+                black_margin: margin,
+                end
+            },
+            "{g}"
+        );
+        // The fake made exactly two good moves in each game: the engine was restarted after
+        // the first game's fault, so its move counter started again.
+        let fake_moves = (0..g.moves().len()).filter(|&k| g.mover(k) == fake).count();
+        assert_eq!(fake_moves, 2, "{g}");
+    }
+}
+
+#[test]
+fn an_illegal_move_forfeits() {
+    assert_fake_forfeits("illegal", "illegal", GameEnd::Resignation, None, "");
+}
+
+#[test]
+fn an_unreadable_move_forfeits() {
+    assert_fake_forfeits("garbage", "illegal", GameEnd::Resignation, None, "");
+}
+
+#[test]
+fn a_crash_forfeits_and_the_engine_is_restarted() {
+    assert_fake_forfeits("crash", "crash", GameEnd::Resignation, None, "");
+}
+
+#[test]
+fn sleeping_past_the_clock_loses_on_time() {
+    assert_fake_forfeits("slow", "time", GameEnd::Timeout, Some("0.5"), "--sleep 2");
+}
+
+#[test]
+fn a_hung_engine_forfeits_in_an_untimed_game() {
+    assert_fake_forfeits("hang", "hung", GameEnd::Timeout, None, "");
+}
+
+#[test]
+fn a_well_behaved_fake_is_driven_to_the_end() {
+    // Edax-style answers and noise lines are understood; nothing is a fault.
+    let (s, games) = against_fake("good", Some("30"), "");
+    assert!(s.faults.is_empty(), "{s}");
+    assert!(games.iter().all(|g| g.position().board.is_game_over()));
+}
+
+#[test]
+fn a_missing_program_is_an_error_not_a_panic() {
+    let o = options(
+        "random",
+        "nboard:nothing=/nonexistent/othello-engine",
+        1,
+        SeriesConfig::default(),
+    );
+    let err = run_match(&o).unwrap_err().to_string();
+    assert!(
+        err.contains("nothing") && err.contains("cannot start"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_driver_talks_like_the_nboard_gui() {
+    let transcript = temp_path("transcript.txt");
+    std::fs::remove_file(&transcript).ok();
+    let config = SeriesConfig {
+        openings: OpeningSource::Start,
+        depth: Some(3),
+        clock: Some(othello::arena::command::parse_time_control("30", 0.1).unwrap()),
+        ..SeriesConfig::default()
+    };
+    let b = format!(
+        "nboard:fake={BIN} fake-engine --mode good --transcript {}",
+        transcript.display()
+    );
+    let s = run_match(&options("maximizer:count", &b, 1, config)).unwrap();
+    assert!(s.faults.is_empty(), "{s}");
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    std::fs::remove_file(&transcript).ok();
+    let lines: Vec<&str> = text.lines().collect();
+    // Start-up handshake, then the first request of game 1 (the fake is White).
+    assert_eq!(lines[..3], ["nboard 2", "ping 1", "set depth 3"], "{text}");
+    assert!(lines[3].starts_with("set game (;GM[Othello]"), "{text}");
+    assert!(
+        lines[3].contains("TI[30//0.1]") && lines[3].ends_with("B[D3//0];)"),
+        "{text}"
+    );
+    assert_eq!(lines[4..6], ["ping 2", "go"], "{text}");
+    // Then the fake's own move comes back, then Black's reply, each as one `move`
+    // with eval and time, then ping and go again.
+    assert!(
+        lines[6].starts_with("move ") && lines[6].contains('/'),
+        "{text}"
+    );
+    assert!(lines[7].starts_with("move "), "{text}");
+    assert_eq!(lines[8..10], ["ping 3", "go"], "{text}");
+    // Every go follows a ping with a strictly larger number; pings never repeat.
+    let mut last = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(n) = l.strip_prefix("ping ") {
+            let n: u64 = n.parse().unwrap();
+            assert!(n > last, "{text}");
+            last = n;
+        }
+        if *l == "go" {
+            assert!(lines[i - 1].starts_with("ping "), "{text}");
+        }
+    }
+    // Game 2 starts with a new `set game` (the game is no longer an extension).
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("set game")).count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(lines.last(), Some(&"quit"), "{text}");
+}
