@@ -383,7 +383,7 @@ fn aspiration<E: Evaluator>(
 }
 
 /// How often (in nodes) the clock and the stop flag are read.
-pub const CHECK_INTERVAL_NODES: u64 = 4096;
+pub const CHECK_INTERVAL_NODES: u64 = 1024;
 
 /// Decides when a running search must stop: an external flag, a hard deadline or a node budget.
 ///
