@@ -129,6 +129,18 @@ pub fn features(board: &Board) -> [u32; FEATURE_SLOTS] {
     out
 }
 
+/// The start of the compact-weight range of feature slot `slot` (0..[`FEATURE_SLOTS`]): every
+/// [`features`] value of that slot is at least this, and less than it plus the slot's table
+/// size (at most 59,049). Lets a trainer store a feature in 16 bits.
+pub fn feature_slot_base(slot: usize) -> usize {
+    match slot.checked_sub(INSTANCE_COUNT) {
+        None => geometry().compact_offset[INSTANCES[slot].pattern as usize],
+        Some(0) => COMPACT_PATTERNS_LEN + MOB_P,
+        Some(1) => COMPACT_PATTERNS_LEN + MOB_O,
+        Some(_) => COMPACT_PATTERNS_LEN + PARITY,
+    }
+}
+
 #[inline(always)]
 fn mobility_bucket(moves: u64) -> usize {
     (moves.count_ones() as usize).min(MOBILITY_BUCKETS - 1)
