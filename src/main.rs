@@ -89,7 +89,7 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         random_plies: u32,
         /// Probability of playing a random move instead of the searched one.
-        #[arg(long, default_value_t = 0.1)]
+        #[arg(long, default_value_t = 0.05)]
         epsilon: f64,
         /// Label earlier positions by a search of this depth instead of the game result.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]

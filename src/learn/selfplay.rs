@@ -109,7 +109,7 @@ impl Default for SelfplayConfig {
             depth: 4,
             exact_empties: 20,
             random_plies: 2,
-            epsilon: 0.1,
+            epsilon: 0.05,
             label_depth: None,
             hash_mb: 16,
             threads: default_threads(),
