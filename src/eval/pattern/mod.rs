@@ -11,7 +11,7 @@
 //!   3×3 corner, the 2×5 corner, the second, third and fourth rows (8 squares), and the
 //!   diagonals of lengths 8, 7, 6, 5 and 4: 11 shapes, 46 placements on the board. The
 //!   placements of one shape share one table (shapes are read through board symmetries, see
-//!   [`geometry`]), and contents that a symmetry maps onto each other share one weight, which
+//!   [`mod@geometry`]), and contents that a symmetry maps onto each other share one weight, which
 //!   makes the evaluation exactly invariant under the eight symmetries.
 //! - **Mobility**: a weight for the number of legal moves of the side to move and one for the
 //!   number the opponent would have if it were to move (each clamped to 0..=31, so the tables
@@ -46,7 +46,7 @@
 //! Incremental index updates are not used: the search calls [`Evaluator::evaluate`] on whole
 //! boards, with no hook to update indices as moves are made and unmade.
 //!
-//! Weight files are described in [`file`] and in `docs/WEIGHTS.md`; they are produced by the
+//! Weight files are described in [`mod@file`] and in `docs/WEIGHTS.md`; they are produced by the
 //! trainer in `crate::learn`.
 
 pub mod file;
