@@ -27,6 +27,7 @@ pub mod eval;
 pub mod flip;
 pub mod game;
 pub mod hash;
+pub mod learn;
 pub mod movegen;
 pub mod obf;
 pub mod perft;

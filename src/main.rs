@@ -70,6 +70,75 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         first: usize,
     },
+    /// Generate training data by self-play (appends to OUT; games already there are skipped).
+    Selfplay {
+        /// The data file to create or extend.
+        #[arg(long, default_value = "selfplay.dat")]
+        out: std::path::PathBuf,
+        /// Games 0..N are wanted in the file.
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Run seed (stored in the file; resuming needs the same one).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Depth of the move-choice search.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Solve positions with at most this many empties exactly (labels are exact there).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+        exact_empties: u32,
+        /// Random moves after the XOT opening.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+        /// Probability of playing a random move instead of the searched one.
+        #[arg(long, default_value_t = 0.05)]
+        epsilon: f64,
+        /// Label earlier positions by a search of this depth instead of the game result.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+        label_depth: Option<u32>,
+        /// Play with a pattern weight file instead of the hand-tuned evaluator.
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
+        /// Transposition table per thread, in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
+        /// Worker threads (default: all cores).
+        #[arg(short = 'j', long)]
+        threads: Option<usize>,
+    },
+    /// Fit pattern weights to self-play data and write a weight file.
+    Train {
+        /// Data files written by `othello selfplay`.
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The weight file to write.
+        #[arg(long, default_value = "weights.bin")]
+        out: std::path::PathBuf,
+        /// Number of game phases (1 to 61).
+        #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..=61))]
+        phases: u32,
+        /// Maximum conjugate-gradient iterations.
+        #[arg(long, default_value_t = 200)]
+        iterations: usize,
+        /// L2 regularisation.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// Phase smoothing.
+        #[arg(long, default_value_t = 2.0)]
+        smooth: f64,
+        /// Fraction of games held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        /// Seed of the validation split.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Report (and check the validation error) every N iterations.
+        #[arg(long, default_value_t = 10)]
+        report_every: usize,
+        /// Threads (default: all cores).
+        #[arg(short = 'j', long)]
+        threads: Option<usize>,
+    },
     /// Play a match between two players: paired games from XOT or random openings, with
     /// clocks, concurrency, Elo and SPRT. Results are from A's side.
     Match {
@@ -407,6 +476,83 @@ fn main() -> ExitCode {
                 Ok(arena::fake::FakeExit::Crash) => std::process::exit(3),
                 Ok(arena::fake::FakeExit::Quit) => Ok(()),
                 Err(e) => Err(e),
+            }
+        }
+        Some(Command::Selfplay {
+            out: path,
+            games,
+            seed,
+            depth,
+            exact_empties,
+            random_plies,
+            epsilon,
+            label_depth,
+            eval_file,
+            hash,
+            threads,
+        }) => {
+            use othello::learn::selfplay::{default_threads, run_selfplay, PlayEval};
+            let eval = match eval_file {
+                None => PlayEval::Hand(othello::eval::HandEval::new()),
+                Some(f) => match othello::eval::pattern::PatternEval::load(&f) {
+                    Ok(e) => PlayEval::Pattern(std::sync::Arc::new(e)),
+                    Err(e) => return fail(e.to_string()),
+                },
+            };
+            let config = othello::learn::selfplay::SelfplayConfig {
+                games,
+                seed,
+                depth,
+                exact_empties,
+                random_plies,
+                epsilon,
+                label_depth,
+                hash_mb: hash as usize,
+                threads: threads.unwrap_or_else(default_threads),
+                eval,
+            };
+            match run_selfplay(&config, &path, true) {
+                Ok(s) => {
+                    use std::io::Write;
+                    writeln!(
+                        out,
+                        "{}: {} games already there, {} played, {} positions written in {:.1} s",
+                        path.display(),
+                        s.games_before,
+                        s.games_played,
+                        s.positions,
+                        s.elapsed.as_secs_f64()
+                    )
+                }
+                Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::Train {
+            data,
+            out: path,
+            phases,
+            iterations,
+            lambda,
+            smooth,
+            validation,
+            seed,
+            report_every,
+            threads,
+        }) => {
+            let config = othello::learn::train::TrainConfig {
+                phases: phases as usize,
+                iterations,
+                lambda,
+                smooth,
+                validation,
+                threads: threads.unwrap_or_else(othello::learn::selfplay::default_threads),
+                seed,
+                report_every,
+                description: String::new(),
+            };
+            match othello::learn::train::train_files(&data, &config, &path, &mut out) {
+                Ok(_) => Ok(()),
+                Err(e) => return fail(e.to_string()),
             }
         }
         None | Some(Command::Nboard) => {

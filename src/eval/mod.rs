@@ -30,6 +30,7 @@ pub mod edge;
 pub mod hand;
 pub mod iago;
 pub mod mobility;
+pub mod pattern;
 pub mod stability;
 
 pub use classic::{CountDifference, ModifiedWeightedSquares, WeightedSquares};

@@ -188,10 +188,12 @@ impl ThreadedInput {
                 let end = matches!(input, Input::Eof);
                 {
                     let _gate = reader_gate.lock().unwrap_or_else(|e| e.into_inner());
+                    // Raise the flag before the line becomes visible, so whoever receives it
+                    // also sees the flag (both happen under the gate that `arm` takes).
+                    stop.store(true, Ordering::SeqCst);
                     if tx.send(input).is_err() {
                         return;
                     }
-                    stop.store(true, Ordering::SeqCst);
                 }
                 if end {
                     return;

@@ -1,0 +1,236 @@
+//! The weight file: a versioned, checksummed binary holding a [`PatternEval`]'s compact
+//! weights.
+//!
+//! Layout (version 1; all integers little-endian):
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0 | 8 | magic `OthPatEv` ([`MAGIC`]) |
+//! | 8 | 2 | format version, 1 ([`VERSION`]) |
+//! | 10 | 2 | pattern set id, 1 ([`super::PATTERN_SET_ID`]) |
+//! | 12 | 2 | phase count `P`, 1..=61 |
+//! | 14 | 2 | weight scale: units per disc, 256 ([`super::WEIGHT_SCALE`]) |
+//! | 16 | 4 | weights per phase `D`, 113,943 for pattern set 1 ([`super::FEATURES_PER_PHASE`]) |
+//! | 20 | 4 | metadata length `M`, at most 65,536 ([`MAX_META_LEN`]) |
+//! | 24 | 8 | checksum: 64-bit FNV-1a of every byte of the file except these eight |
+//! | 32 | `M` | metadata: UTF-8 text (how the weights were made) |
+//! | 32+`M` | `2·P·D` | weights, `i16`, phase 0 first; within a phase in compact order |
+//!
+//! The file ends right after the weights. With 15 phases it is 3.4 MB. Compact order is the
+//! weight classes of each pattern in [`super::geometry::PATTERNS`] order (class ids as
+//! [`super::geometry::Geometry`] numbers them: increasing smallest base-3 index), then 32
+//! mover-mobility weights, 32 opponent-mobility weights, and the even- and odd-empties parity
+//! weights.
+//!
+//! Loading checks every field and the checksum and never panics, whatever the bytes.
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::{PatternEval, FEATURES_PER_PHASE, MAX_PHASES, PATTERN_SET_ID, WEIGHT_SCALE};
+
+/// The first eight bytes of a weight file.
+pub const MAGIC: [u8; 8] = *b"OthPatEv";
+/// The format version this code reads and writes.
+pub const VERSION: u16 = 1;
+/// Size of the fixed header.
+pub const HEADER_LEN: usize = 32;
+/// The longest metadata text.
+pub const MAX_META_LEN: usize = 65_536;
+
+/// Why a weight file (or a set of weights) was rejected.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Fewer bytes than the header.
+    #[error("not a weight file: {0} bytes, shorter than the {HEADER_LEN}-byte header")]
+    TooShort(usize),
+    /// The magic bytes are wrong.
+    #[error("not a weight file: bad magic bytes (expected \"OthPatEv\")")]
+    BadMagic,
+    /// A format version this code does not read.
+    #[error("unsupported weight file version {found} (this engine reads version {VERSION})")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u16,
+    },
+    /// Weights for another pattern set.
+    #[error("weights are for pattern set {found}; this engine uses pattern set {PATTERN_SET_ID}")]
+    WrongPatternSet {
+        /// The pattern set id in the file.
+        found: u16,
+    },
+    /// A phase count outside `1..=MAX_PHASES`.
+    #[error("bad phase count {0} (must be 1 to {MAX_PHASES})")]
+    BadPhaseCount(usize),
+    /// A weight scale other than [`WEIGHT_SCALE`].
+    #[error("unsupported weight scale {0} (expected {WEIGHT_SCALE})")]
+    BadScale(u16),
+    /// The wrong number of weights per phase for the pattern set.
+    #[error("{found} weights per phase; pattern set {PATTERN_SET_ID} has {FEATURES_PER_PHASE}")]
+    WrongFeatureCount {
+        /// The count in the file.
+        found: u32,
+    },
+    /// Metadata longer than [`MAX_META_LEN`].
+    #[error("metadata of {0} bytes is longer than the limit of {MAX_META_LEN}")]
+    MetaTooLong(usize),
+    /// Metadata that is not UTF-8.
+    #[error("metadata is not valid UTF-8")]
+    BadMeta,
+    /// The file is truncated or has trailing bytes.
+    #[error("weight file is {found} bytes; its header implies {expected} (truncated or padded)")]
+    BadLength {
+        /// The actual length.
+        found: usize,
+        /// The length the header implies.
+        expected: usize,
+    },
+    /// The checksum does not match the contents.
+    #[error("checksum mismatch: stored {stored:#018x}, computed {computed:#018x} (corrupt file)")]
+    BadChecksum {
+        /// The checksum in the header.
+        stored: u64,
+        /// The checksum of the contents.
+        computed: u64,
+    },
+    /// A weight vector of the wrong length (building from memory).
+    #[error("{found} weights given; {expected} expected")]
+    WrongWeightCount {
+        /// The number given.
+        found: usize,
+        /// The number expected.
+        expected: usize,
+    },
+}
+
+/// 64-bit FNV-1a over `parts` in order (Fowler, Noll and Vo's public-domain hash).
+pub fn fnv1a64(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+    h
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+impl PatternEval {
+    /// Parses a weight file's bytes, checking every header field and the checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternEval, WeightsError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(WeightsError::TooShort(bytes.len()));
+        }
+        if bytes[0..8] != MAGIC {
+            return Err(WeightsError::BadMagic);
+        }
+        let version = u16_at(bytes, 8);
+        if version != VERSION {
+            return Err(WeightsError::UnsupportedVersion { found: version });
+        }
+        let set = u16_at(bytes, 10);
+        if set != PATTERN_SET_ID {
+            return Err(WeightsError::WrongPatternSet { found: set });
+        }
+        let phases = u16_at(bytes, 12) as usize;
+        if !(1..=MAX_PHASES).contains(&phases) {
+            return Err(WeightsError::BadPhaseCount(phases));
+        }
+        let scale = u16_at(bytes, 14);
+        if scale as i32 != WEIGHT_SCALE {
+            return Err(WeightsError::BadScale(scale));
+        }
+        let per_phase = u32_at(bytes, 16);
+        if per_phase as usize != FEATURES_PER_PHASE {
+            return Err(WeightsError::WrongFeatureCount { found: per_phase });
+        }
+        let meta_len = u32_at(bytes, 20) as usize;
+        if meta_len > MAX_META_LEN {
+            return Err(WeightsError::MetaTooLong(meta_len));
+        }
+        // All factors are bounded above, so this cannot overflow.
+        let expected = HEADER_LEN + meta_len + 2 * phases * FEATURES_PER_PHASE;
+        if bytes.len() != expected {
+            return Err(WeightsError::BadLength {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        let computed = fnv1a64(&[&bytes[..24], &bytes[32..]]);
+        if stored != computed {
+            return Err(WeightsError::BadChecksum { stored, computed });
+        }
+        let meta = std::str::from_utf8(&bytes[HEADER_LEN..HEADER_LEN + meta_len])
+            .map_err(|_| WeightsError::BadMeta)?
+            .to_string();
+        let weights: Vec<i16> = bytes[HEADER_LEN + meta_len..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        PatternEval::from_compact(phases, weights, meta)
+    }
+
+    /// The weight file's bytes (see the module documentation for the layout).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let meta = self.meta().as_bytes();
+        let weights = self.compact_weights();
+        let mut out = Vec::with_capacity(HEADER_LEN + meta.len() + 2 * weights.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&PATTERN_SET_ID.to_le_bytes());
+        out.extend_from_slice(&(self.phases() as u16).to_le_bytes());
+        out.extend_from_slice(&(WEIGHT_SCALE as u16).to_le_bytes());
+        out.extend_from_slice(&(FEATURES_PER_PHASE as u32).to_le_bytes());
+        out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
+        out.extend_from_slice(&[0; 8]); // checksum, filled in below
+        out.extend_from_slice(meta);
+        for w in weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a64(&[&out[..24], &out[32..]]);
+        out[24..32].copy_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads and parses a weight file.
+    pub fn load(path: impl AsRef<Path>) -> Result<PatternEval, WeightsError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        PatternEval::from_bytes(&bytes)
+    }
+
+    /// Writes the weight file (to a temporary name first, then renamed into place).
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
+        let path = path.as_ref();
+        let io = |source| WeightsError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+}

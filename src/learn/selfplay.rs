@@ -1,0 +1,327 @@
+//! Self-play data generation (`othello selfplay`).
+//!
+//! Game `i` of a run seeded `s` is a pure function of `(s, i)` and the settings:
+//!
+//! 1. A generator seeded `mix(s, i)` ([`super::rng`]) picks one of the 10,784 XOT openings
+//!    (8 plies, 52 empties) and then plays `random_plies` uniformly random moves.
+//! 2. While more than `exact_empties` squares are empty, the side to move searches to `depth`
+//!    plies ([`Searcher::search`] with a fixed depth and no time limit) and plays the best move,
+//!    except that with probability `epsilon` it plays a uniformly random legal move instead.
+//!    (The searcher solves exactly on its own once the position is within
+//!    `min(22, depth + 10)` empties; a small depth keeps that below `exact_empties`.)
+//! 3. From `exact_empties` empties down, every position is solved exactly
+//!    ([`Searcher::solve`]) and labelled with the exact score ([`LabelKind::Exact`]); the game
+//!    goes on with the solver's best move, or a random one with probability `epsilon`, so the
+//!    endgame positions vary too.
+//! 4. Positions before that are labelled ([`LabelKind::GameResult`]) with the exact value of the
+//!    game's first position at or below `exact_empties` empties: the final result of the game as
+//!    played so far and then finished perfectly, from the labelled position's side to move. (If
+//!    the game ends earlier, the final score.) With `label_depth = Some(d)` they are labelled
+//!    instead with the score of a depth-`d` search ([`LabelKind::Search`], or
+//!    [`LabelKind::Exact`] when that search solved the position).
+//!
+//! Only positions where the side to move has a legal move are recorded (passes and the final
+//! position are not). Each worker thread keeps one [`Searcher`], cleared at the start of every
+//! game, so a game's records do not depend on the thread count or on the other games.
+//!
+//! Games already complete in the output file (by index) are skipped, so an interrupted run
+//! resumes where it stopped, and a larger `games` extends a file.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::bitboard::squares;
+use crate::board::{Board, Color, Move, Position};
+use crate::eval::pattern::PatternEval;
+use crate::eval::{Evaluator, HandEval};
+use crate::search::{Limits, Searcher, Value};
+
+use super::data::{game_bytes, open_for_append, LabelKind, Record};
+use super::rng::{mix, Rng};
+use super::LearnError;
+
+/// The evaluator the self-play searches use.
+// One per searcher, never moved in a loop: the size difference between variants is harmless and
+// boxing the hand evaluator would add an indirection to every evaluation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub enum PlayEval {
+    /// The hand-tuned evaluator (the default, and the only choice before any weights exist).
+    Hand(HandEval),
+    /// A pattern evaluator (to generate the next round of data from trained weights).
+    Pattern(Arc<PatternEval>),
+}
+
+impl std::fmt::Debug for PlayEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayEval::Hand(_) => f.write_str("PlayEval::Hand"),
+            PlayEval::Pattern(e) => write!(f, "PlayEval::Pattern({e:?})"),
+        }
+    }
+}
+
+impl Evaluator for PlayEval {
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        match self {
+            PlayEval::Hand(e) => e.evaluate(board),
+            PlayEval::Pattern(e) => e.evaluate(board),
+        }
+    }
+}
+
+/// The settings of a self-play run.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// Games `0..games` are wanted in the file (those already there are skipped).
+    pub games: u32,
+    /// The run seed (stored in the file; resuming needs the same one).
+    pub seed: u64,
+    /// Depth of the move-choice search, in plies.
+    pub depth: u32,
+    /// Positions with at most this many empties are solved exactly.
+    pub exact_empties: u32,
+    /// Random moves after the XOT opening.
+    pub random_plies: u32,
+    /// Probability of a random move instead of the searched one.
+    pub epsilon: f64,
+    /// Label positions above `exact_empties` by a search of this depth instead of the game
+    /// result.
+    pub label_depth: Option<u32>,
+    /// Transposition table per thread, in MiB.
+    pub hash_mb: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// The evaluator of the searches.
+    pub eval: PlayEval,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> Self {
+        SelfplayConfig {
+            games: 1000,
+            seed: 1,
+            depth: 4,
+            exact_empties: 20,
+            random_plies: 2,
+            epsilon: 0.05,
+            label_depth: None,
+            hash_mb: 16,
+            threads: default_threads(),
+            eval: PlayEval::Hand(HandEval::new()),
+        }
+    }
+}
+
+/// The number of hardware threads (1 if unknown).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn openings() -> &'static [&'static str] {
+    static LIST: OnceLock<Vec<&'static str>> = OnceLock::new();
+    LIST.get_or_init(|| crate::xot::openings().collect())
+}
+
+fn random_move(board: &Board, rng: &mut Rng) -> Move {
+    let m = board.moves();
+    let k = rng.below(m.count_ones() as u64) as usize;
+    squares(m).nth(k).map_or(Move::Pass, Move::Place)
+}
+
+fn label_of(value: Value) -> (i16, LabelKind) {
+    match value {
+        Value::Exact(d) => ((d * 100).clamp(-6400, 6400) as i16, LabelKind::Exact),
+        Value::Heuristic(c) => (c.clamp(-6400, 6400) as i16, LabelKind::Search),
+        Value::Wld(s) => ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search),
+    }
+}
+
+/// Plays game `index` of the run and returns its labelled positions (see the module
+/// documentation). `searcher` is cleared first.
+pub fn play_game(
+    config: &SelfplayConfig,
+    index: u32,
+    searcher: &mut Searcher<PlayEval>,
+) -> Vec<Record> {
+    let mut rng = Rng::new(mix(config.seed, index as u64));
+    let list = openings();
+    let line = list[rng.below(list.len() as u64) as usize];
+    let mut pos: Position = crate::xot::position_after(line).expect("bundled XOT lines are legal");
+    searcher.clear();
+    for _ in 0..config.random_plies {
+        if pos.board.is_game_over() {
+            break;
+        }
+        let mv = random_move(&pos.board, &mut rng);
+        pos = pos
+            .try_play(mv)
+            .expect("a random legal move or a forced pass");
+    }
+    // Position, colour to move, label if already known.
+    type Pending = (Board, Color, Option<(i16, LabelKind)>);
+    let mut records: Vec<Pending> = Vec::new();
+    // The exact value of the first position at or below exact_empties, and its side to move.
+    let mut anchor: Option<(Color, i32)> = None;
+    loop {
+        let board = pos.board;
+        if board.is_game_over() {
+            anchor.get_or_insert((pos.side, board.final_score()));
+            break;
+        }
+        if board.moves() == 0 {
+            pos = pos.try_play(Move::Pass).expect("a forced pass is legal");
+            continue;
+        }
+        let random = rng.chance(config.epsilon);
+        let best = if board.empty_count() <= config.exact_empties {
+            let r = searcher.solve(&board, false, &mut ());
+            let (label, kind) = label_of(r.value);
+            if kind == LabelKind::Exact {
+                anchor.get_or_insert((pos.side, r.value.discs() as i32));
+            }
+            records.push((board, pos.side, Some((label, kind))));
+            r.best
+        } else {
+            let limits = Limits {
+                depth: Some(config.depth.max(1)),
+                ..Limits::default()
+            };
+            let r = searcher.search(&board, &limits, &mut ());
+            let label = match config.label_depth {
+                Some(d) if d == config.depth.max(1) => Some(label_of(r.value)),
+                Some(d) => {
+                    let deeper = Limits {
+                        depth: Some(d.max(1)),
+                        ..Limits::default()
+                    };
+                    Some(label_of(searcher.search(&board, &deeper, &mut ()).value))
+                }
+                None => None,
+            };
+            records.push((board, pos.side, label));
+            r.best
+        };
+        let mv = if random {
+            random_move(&board, &mut rng)
+        } else {
+            best
+        };
+        pos = pos.try_play(mv).expect("the searcher returns a legal move");
+    }
+    let (anchor_side, anchor_value) = anchor.expect("the loop ends with a game over");
+    let n = records.len();
+    records
+        .into_iter()
+        .enumerate()
+        .map(|(i, (board, side, label))| {
+            let (label, kind) = label.unwrap_or_else(|| {
+                let v = if side == anchor_side {
+                    anchor_value
+                } else {
+                    -anchor_value
+                };
+                ((v * 100) as i16, LabelKind::GameResult)
+            });
+            Record {
+                board,
+                side,
+                game: index,
+                label,
+                kind,
+                last: i + 1 == n,
+            }
+        })
+        .collect()
+}
+
+/// What a self-play run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfplaySummary {
+    /// Games already complete in the file before the run.
+    pub games_before: usize,
+    /// Games played and appended by this run.
+    pub games_played: usize,
+    /// Positions appended by this run.
+    pub positions: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Plays the games `0..config.games` not yet in `path` on `config.threads` threads, appending
+/// each finished game to `path`; shows a progress bar on stderr when `progress` is set.
+pub fn run_selfplay(
+    config: &SelfplayConfig,
+    path: &Path,
+    progress: bool,
+) -> Result<SelfplaySummary, LearnError> {
+    if !(0.0..=1.0).contains(&config.epsilon) {
+        return Err(LearnError::Config("epsilon must be between 0 and 1".into()));
+    }
+    let start = Instant::now();
+    let (mut file, done) = open_for_append(path, config.seed)?;
+    let todo: Vec<u32> = (0..config.games).filter(|i| !done.contains(i)).collect();
+    let bar = if progress {
+        ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} games, {msg} ({per_sec}, eta {eta})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let mut summary = SelfplaySummary {
+        games_before: done.len(),
+        ..SelfplaySummary::default()
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = config.threads.clamp(1, 256).min(todo.len().max(1));
+    let mut error = None;
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(2 * threads);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (todo, next, stop) = (&todo, &next, &stop);
+            s.spawn(move || {
+                let mut searcher = Searcher::new(config.eval.clone(), config.hash_mb.max(1));
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    let records = play_game(config, index, &mut searcher);
+                    if tx.send(records).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for records in rx {
+            use std::io::Write;
+            if let Err(e) = file.write_all(&game_bytes(&records)) {
+                error = Some(LearnError::io(path, e));
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            summary.games_played += 1;
+            summary.positions += records.len();
+            bar.set_message(format!("{} positions", summary.positions));
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    file.sync_all().map_err(|e| LearnError::io(path, e))?;
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}

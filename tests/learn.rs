@@ -1,0 +1,405 @@
+//! Tests of the learning pipeline: data records and files (round trip, corruption, resume),
+//! self-play (labels, determinism, resumability), and the trainer (recovers a known pattern
+//! evaluator from positions it labelled; writes a loadable weight file).
+
+use std::path::PathBuf;
+
+use othello::bitboard::squares;
+use othello::board::Color;
+use othello::eval::pattern::{PatternEval, FEATURES_PER_PHASE};
+use othello::eval::HandEval;
+use othello::learn::data::{
+    game_bytes, header_bytes, open_for_append, parse_data, read_records, LabelKind, Record,
+    DATA_HEADER_LEN, RECORD_LEN,
+};
+use othello::learn::rng::Rng;
+use othello::learn::selfplay::{play_game, run_selfplay, PlayEval, SelfplayConfig};
+use othello::learn::train::{is_validation, phase_errors, train, Sample, TrainConfig};
+use othello::search::{Searcher, Value};
+use othello::Board;
+use proptest::prelude::*;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("othello-learn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn small_config(games: u32, threads: usize) -> SelfplayConfig {
+    SelfplayConfig {
+        games,
+        seed: 7,
+        depth: 1,
+        exact_empties: 10,
+        random_plies: 2,
+        epsilon: 0.2,
+        label_depth: None,
+        hash_mb: 1,
+        threads,
+        eval: PlayEval::Hand(HandEval::new()),
+    }
+}
+
+fn any_record() -> impl Strategy<Value = Record> {
+    (
+        any::<u64>(),
+        any::<u64>(),
+        any::<u32>(),
+        -6400i16..=6400,
+        any::<bool>(),
+        0u8..3,
+        any::<bool>(),
+    )
+        .prop_map(|(a, b, game, label, white, kind, last)| Record {
+            board: Board::new(a & !b, b).unwrap(),
+            side: if white { Color::White } else { Color::Black },
+            game,
+            label,
+            kind: [LabelKind::Exact, LabelKind::GameResult, LabelKind::Search][kind as usize],
+            last,
+        })
+}
+
+proptest! {
+    #[test]
+    fn records_round_trip(r in any_record()) {
+        prop_assert_eq!(Record::from_bytes(&r.to_bytes()), Ok(r));
+    }
+
+    #[test]
+    fn arbitrary_record_bytes_never_panic(b in any::<[u8; RECORD_LEN]>()) {
+        if let Ok(r) = Record::from_bytes(&b) {
+            prop_assert_eq!(r.to_bytes(), b);
+        }
+    }
+
+    #[test]
+    fn arbitrary_data_files_never_panic(tail in proptest::collection::vec(any::<u8>(), 0..100)) {
+        let _ = parse_data(&tail);
+        let mut b = header_bytes(3).to_vec();
+        b.extend_from_slice(&tail);
+        let _ = parse_data(&b);
+    }
+}
+
+#[test]
+fn bad_records_and_headers_are_rejected() {
+    let r = Record {
+        board: Board::start(),
+        side: Color::Black,
+        game: 5,
+        label: -300,
+        kind: LabelKind::Exact,
+        last: true,
+    };
+    let good = r.to_bytes();
+    assert_eq!(good[16..20], 5u32.to_le_bytes());
+    assert_eq!(good[23], 0x80);
+    let mut b = good;
+    b[0..8].copy_from_slice(&0x0000_0008_1000_0000u64.to_le_bytes());
+    b[8..16].copy_from_slice(&0x0000_0008_0000_0000u64.to_le_bytes());
+    assert_eq!(Record::from_bytes(&b), Err("overlapping discs"));
+    let mut b = good;
+    b[20..22].copy_from_slice(&6401i16.to_le_bytes());
+    assert_eq!(Record::from_bytes(&b), Err("label out of range"));
+    let mut b = good;
+    b[22] = 2;
+    assert_eq!(Record::from_bytes(&b), Err("bad colour byte"));
+    let mut b = good;
+    b[23] = 0x83;
+    assert_eq!(Record::from_bytes(&b), Err("bad flags byte"));
+
+    let mut file = header_bytes(9).to_vec();
+    file.extend_from_slice(&good);
+    assert_eq!(parse_data(&file).unwrap().records, vec![r]);
+    let mut bad = file.clone();
+    bad[0] = b'x';
+    assert!(parse_data(&bad).unwrap_err().to_string().contains("magic"));
+    let mut bad = file.clone();
+    bad[8] = 9;
+    assert!(parse_data(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("version 9"));
+    // A malformed complete record is an error naming it.
+    let mut bad = file.clone();
+    bad[DATA_HEADER_LEN + 22] = 7;
+    assert!(parse_data(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("record 0"));
+}
+
+#[test]
+fn incomplete_trailing_games_are_skipped() {
+    let rec = |game, last| Record {
+        board: Board::start(),
+        side: Color::Black,
+        game,
+        label: 0,
+        kind: LabelKind::GameResult,
+        last,
+    };
+    let mut file = header_bytes(1).to_vec();
+    file.extend_from_slice(&game_bytes(&[rec(0, false), rec(0, false), rec(0, false)]));
+    file.extend_from_slice(&rec(1, false).to_bytes()); // game 1 never finished
+    file.extend_from_slice(&[1, 2, 3]); // and a partial record
+    let d = parse_data(&file).unwrap();
+    assert_eq!(d.records.len(), 3);
+    assert!(d.records[2].last && !d.records[1].last);
+    assert_eq!(d.skipped, 2);
+}
+
+#[test]
+fn selfplay_labels_are_exact_where_solved_and_the_game_result_before() {
+    let config = small_config(3, 1);
+    let mut searcher = Searcher::new(config.eval.clone(), 1);
+    let mut verify = Searcher::new(HandEval::new(), 1);
+    for game in 0..3 {
+        let recs = play_game(&config, game, &mut searcher);
+        assert!(recs.len() > 30, "a game from 52 empties has many positions");
+        assert!(recs.last().unwrap().last);
+        assert!(recs[..recs.len() - 1].iter().all(|r| !r.last));
+        // The first position is the XOT opening plus two random plies: 50 empties.
+        assert_eq!(recs[0].board.empty_count(), 50);
+        let first_exact = recs
+            .iter()
+            .position(|r| r.kind == LabelKind::Exact)
+            .expect("every game reaches 10 empties here");
+        assert!(recs[first_exact].board.empty_count() <= 10);
+        for r in &recs {
+            assert_eq!(r.game, game);
+            assert!(
+                r.board.moves() != 0,
+                "only positions with a move are recorded"
+            );
+            if r.board.empty_count() <= 10 {
+                assert_eq!(r.kind, LabelKind::Exact);
+                verify.clear();
+                let v = verify.solve(&r.board, false, &mut ()).value;
+                assert_eq!(Value::Exact(r.label as i32 / 100), v);
+                assert_eq!(r.label % 100, 0);
+            } else {
+                assert_eq!(r.kind, LabelKind::GameResult);
+                // The anchor's value, from this side's point of view.
+                let a = &recs[first_exact];
+                let want = if r.side == a.side { a.label } else { -a.label };
+                assert_eq!(r.label, want);
+            }
+        }
+        // Colours alternate except around passes; consecutive boards differ.
+        assert!(recs.windows(2).all(|w| w[0].board != w[1].board));
+    }
+}
+
+#[test]
+fn selfplay_resumes_and_does_not_depend_on_threads() {
+    let dir = temp_dir("resume");
+    let path = dir.join("d.dat");
+    let s = run_selfplay(&small_config(3, 2), &path, false).unwrap();
+    assert_eq!((s.games_before, s.games_played), (0, 3));
+    // Extending to 5 plays only games 3 and 4.
+    let s = run_selfplay(&small_config(5, 1), &path, false).unwrap();
+    assert_eq!((s.games_before, s.games_played), (3, 2));
+    let data = read_records(&path).unwrap();
+    let mut games: Vec<u32> = data.records.iter().map(|r| r.game).collect();
+    games.dedup();
+    games.sort();
+    assert_eq!(games, [0, 1, 2, 3, 4], "each game's records are contiguous");
+    // Each game is the same as playing it alone with a fresh searcher.
+    let config = small_config(5, 1);
+    let mut searcher = Searcher::new(config.eval.clone(), 1);
+    for g in 0..5 {
+        let alone = play_game(&config, g, &mut searcher);
+        let stored: Vec<Record> = data
+            .records
+            .iter()
+            .filter(|r| r.game == g)
+            .copied()
+            .collect();
+        assert_eq!(stored, alone, "game {g}");
+    }
+    // Nothing to do the third time.
+    let s = run_selfplay(&small_config(5, 2), &path, false).unwrap();
+    assert_eq!(s.games_played, 0);
+
+    // A crash mid-write: the incomplete game is cut off and played again.
+    let full = std::fs::read(&path).unwrap();
+    let cut = full.len() - 5 * RECORD_LEN - 7;
+    std::fs::write(&path, &full[..cut]).unwrap();
+    let (_, done) = open_for_append(&path, 7).unwrap();
+    assert_eq!(done.len(), 4);
+    let s = run_selfplay(&small_config(5, 1), &path, false).unwrap();
+    assert_eq!(s.games_played, 1);
+    let again = read_records(&path).unwrap();
+    assert_eq!(again.records.len(), data.records.len());
+    assert_eq!(again.skipped, 0);
+
+    // Another seed on the same file is refused.
+    let mut other = small_config(5, 1);
+    other.seed = 8;
+    let e = run_selfplay(&other, &path, false).unwrap_err();
+    assert!(e.to_string().contains("seed 7"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Random reachable positions: random playouts from the start, stopping after `max_plies`.
+fn playout_positions(n: usize, max_plies: usize, seed: u64) -> Vec<Board> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut b = Board::start();
+        for _ in 0..max_plies {
+            let m = b.moves();
+            if m == 0 {
+                if b.is_game_over() {
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            out.push(b);
+            let k = rng.below(m.count_ones() as u64) as usize;
+            b = b.play(squares(m).nth(k).unwrap());
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn the_trainer_recovers_a_known_evaluator() {
+    // A known evaluator with random weights (up to about 2 discs each) in 2 phases.
+    let mut rng = Rng::new(99);
+    let phases = 2;
+    let known_w: Vec<i16> = (0..phases * FEATURES_PER_PHASE)
+        .map(|_| rng.below(1025) as i16 - 512)
+        .collect();
+    let known = PatternEval::from_compact(phases, known_w, String::new()).unwrap();
+    // Many early positions (at most 14 plies: phase 0, where configurations repeat) and some
+    // from whole games (phase 1 is 29 empties and fewer).
+    let mut boards = playout_positions(30_000, 14, 1);
+    boards.extend(playout_positions(10_000, 60, 2));
+    let samples: Vec<Sample> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Sample {
+            board: *b,
+            label: known.score_units(b) as f64 / 256.0,
+            group: i as u32,
+        })
+        .collect();
+    let spread = samples.iter().map(|s| s.label.abs()).sum::<f64>() / samples.len() as f64;
+    assert!(spread > 3.0, "labels vary: mean |label| {spread}");
+    let config = TrainConfig {
+        phases,
+        iterations: 150,
+        lambda: 1e-3,
+        smooth: 0.0,
+        validation: 0.2,
+        threads: 2,
+        seed: 5,
+        report_every: 50,
+        description: "synthetic".into(),
+    };
+    let mut lines = Vec::new();
+    let (eval, report) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
+    eprintln!(
+        "{}\n{}",
+        lines.join("\n"),
+        othello::learn::train::format_report(&report)
+    );
+    assert!(lines.iter().any(|l| l.contains("iteration")), "{lines:?}");
+    // The training positions are fitted almost exactly (quantisation to 1/256 disc and
+    // centi-disc rounding leave a few hundredths).
+    assert!(report.train_mae < 0.1, "train MAE {}", report.train_mae);
+    // Validation positions whose features were all seen in training are predicted well.
+    let seen: std::collections::HashSet<(usize, u32)> = samples
+        .iter()
+        .filter(|s| !is_validation(s.group, 5, 0.2))
+        .flat_map(|s| {
+            let p = eval.phase(s.board.empty_count());
+            othello::eval::pattern::features(&s.board).map(move |f| (p, f))
+        })
+        .collect();
+    let covered: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| is_validation(s.group, 5, 0.2))
+        .filter(|s| {
+            let p = eval.phase(s.board.empty_count());
+            othello::eval::pattern::features(&s.board)
+                .iter()
+                .all(|&f| seen.contains(&(p, f)))
+        })
+        .collect();
+    assert!(
+        covered.len() > 500,
+        "{} covered validation positions",
+        covered.len()
+    );
+    let err: f64 = phase_errors(&eval, covered.iter().copied())
+        .iter()
+        .filter(|e| e.0 > 0)
+        .map(|e| e.1 * e.0 as f64)
+        .sum::<f64>()
+        / covered.len() as f64;
+    assert!(
+        err < 0.15 * spread,
+        "covered validation MAE {err} vs mean |label| {spread}"
+    );
+    // An untrained evaluator is far off on the same positions (the check can fail).
+    let zero = PatternEval::zero(phases).unwrap();
+    let zero_err: f64 = phase_errors(&zero, covered.iter().copied())
+        .iter()
+        .filter(|e| e.0 > 0)
+        .map(|e| e.1 * e.0 as f64)
+        .sum::<f64>()
+        / covered.len() as f64;
+    assert!(zero_err > 3.0 * err, "{zero_err} vs {err}");
+    // The weights survive the file format and keep their description.
+    let back = PatternEval::from_bytes(&eval.to_bytes()).unwrap();
+    assert!(back.meta().starts_with("synthetic\ntrained on"));
+    for s in covered.iter().take(200) {
+        assert_eq!(
+            othello::eval::Evaluator::evaluate(&back, &s.board),
+            othello::eval::Evaluator::evaluate(&eval, &s.board)
+        );
+    }
+}
+
+#[test]
+fn training_on_selfplay_data_writes_a_loadable_weight_file() {
+    let dir = temp_dir("train");
+    let data = dir.join("d.dat");
+    run_selfplay(&small_config(10, 2), &data, false).unwrap();
+    let out = dir.join("w.bin");
+    let config = TrainConfig {
+        phases: 4,
+        iterations: 20,
+        validation: 0.5,
+        threads: 2,
+        report_every: 5,
+        ..TrainConfig::default()
+    };
+    let mut text = Vec::new();
+    let report =
+        othello::learn::train::train_files(std::slice::from_ref(&data), &config, &out, &mut text)
+            .unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("phase  empties"), "{text}");
+    assert!(text.contains("wrote"), "{text}");
+    assert_eq!(report.phases.len(), 4);
+    assert!(report.train_count > 0 && report.val_count > 0);
+    assert!(report.train_mae.is_finite());
+    let w = PatternEval::load(&out).unwrap();
+    assert_eq!(w.phases(), 4);
+    assert!(w.meta().contains("d.dat"), "{}", w.meta());
+    // Bad settings are refused.
+    let bad = TrainConfig {
+        phases: 0,
+        ..config.clone()
+    };
+    assert!(othello::learn::train::train_files(&[data], &bad, &out, &mut Vec::new()).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

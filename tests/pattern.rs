@@ -1,0 +1,376 @@
+//! Tests of the pattern evaluator: geometry against first principles, the fast index path
+//! against the square-by-square reference, exact symmetry invariance, phase selection, and the
+//! weight file (round trip, rejection of corrupt files, no panic on arbitrary bytes).
+
+use othello::bitboard::squares;
+use othello::eval::pattern::file::{fnv1a64, HEADER_LEN, MAGIC};
+use othello::eval::pattern::geometry::{
+    compute_instances, geometry, instance_indices, instance_indices_reference, pext, pext_portable,
+    stabiliser_permutations, INSTANCES, PATTERNS, POW3,
+};
+use othello::eval::pattern::{
+    features, phase_of, units_to_centi, PatternEval, WeightsError, FEATURES_PER_PHASE,
+    FEATURE_SLOTS, MAX_PHASES, WEIGHT_SCALE,
+};
+use othello::eval::{Evaluator, MAX_SCORE};
+use othello::Board;
+use proptest::prelude::*;
+
+/// SplitMix64: a small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// An evaluator whose every weight is uniform in `-amp..=amp`.
+fn random_eval(phases: usize, amp: i16, seed: u64) -> PatternEval {
+    let mut rng = Rng(seed);
+    let span = 2 * amp as u64 + 1;
+    let w = (0..phases * FEATURES_PER_PHASE)
+        .map(|_| (rng.next() % span) as i16 - amp)
+        .collect();
+    PatternEval::from_compact(phases, w, format!("random seed {seed}")).unwrap()
+}
+
+/// Reachable positions by random play from the start, at every stage of the game.
+fn sample_positions(n: usize, seed: u64) -> Vec<Board> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut b = Board::start();
+        loop {
+            out.push(b);
+            let m = b.moves();
+            if m == 0 {
+                if b.is_game_over() {
+                    break;
+                }
+                b = b.pass();
+                continue;
+            }
+            let k = (rng.next() % m.count_ones() as u64) as usize;
+            b = b.play(squares(m).nth(k).unwrap());
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+fn any_board() -> impl Strategy<Value = Board> {
+    (any::<u64>(), any::<u64>()).prop_map(|(a, b)| Board::new(a & !b, b).unwrap())
+}
+
+#[test]
+fn instances_are_the_distinct_symmetric_images_of_each_pattern() {
+    assert_eq!(INSTANCES.to_vec(), compute_instances());
+    let counts: Vec<usize> = (0..PATTERNS.len())
+        .map(|p| INSTANCES.iter().filter(|i| i.pattern as usize == p).count())
+        .collect();
+    assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+}
+
+#[test]
+fn every_square_is_covered_and_the_edges_are_read_where_expected() {
+    // The squares each instance reads, found by reading one square at a time.
+    let mut covered = 0u64;
+    for sq in 0..64 {
+        let idx = instance_indices_reference(1 << sq, 0);
+        if idx.iter().any(|&i| i != 0) {
+            covered |= 1 << sq;
+        }
+    }
+    assert_eq!(covered, u64::MAX);
+    // The first instance is the top edge: a1 is digit 0, h1 digit 7, b2 digit 8, g2 digit 9.
+    let top = |p: u64| instance_indices(p, 0)[0];
+    assert_eq!(top(1), 1);
+    assert_eq!(top(1 << 7), POW3[7]);
+    assert_eq!(top(1 << 9), POW3[8]);
+    assert_eq!(top(1 << 14), POW3[9]);
+    assert_eq!(top(1 << 56), 0);
+    // An opponent disc is digit 2.
+    assert_eq!(instance_indices(0, 1)[0], 2);
+}
+
+#[test]
+fn stabilisers_have_the_expected_sizes_and_classes() {
+    let sizes: Vec<usize> = PATTERNS
+        .iter()
+        .map(|p| stabiliser_permutations(p.mask).len())
+        .collect();
+    // The 2x5 corner has no symmetry; the main diagonal is fixed by four symmetries.
+    assert_eq!(sizes, [2, 2, 1, 2, 2, 2, 4, 2, 2, 2, 2]);
+    let g = geometry();
+    let classes: Vec<usize> = g.representative.iter().map(Vec::len).collect();
+    // (3^n + 3^ceil(n/2)) / 2 classes for a pattern with a reflection.
+    assert_eq!(
+        classes,
+        [29646, 10206, 59049, 3321, 3321, 3321, 3321, 1134, 378, 135, 45]
+    );
+    // A reversed edge shares its weight: a1 alone and h1 alone are one class.
+    assert_eq!(g.canon[0][1], g.canon[0][POW3[7] as usize]);
+    assert_ne!(g.canon[0][1], g.canon[0][2]);
+}
+
+#[test]
+fn features_are_in_range_and_follow_the_board() {
+    for b in sample_positions(500, 7) {
+        let f = features(&b);
+        assert_eq!(f.len(), FEATURE_SLOTS);
+        assert!(f.iter().all(|&x| (x as usize) < FEATURES_PER_PHASE));
+        let mob = f[FEATURE_SLOTS - 3] as usize - othello::eval::pattern::COMPACT_PATTERNS_LEN;
+        assert_eq!(mob, (b.moves().count_ones() as usize).min(31));
+    }
+}
+
+#[test]
+fn phase_selection_uses_only_the_phase_of_the_disc_count() {
+    // Weights zero except the parity weights of phase 3, in a 15-phase evaluator.
+    let mut w = vec![0i16; 15 * FEATURES_PER_PHASE];
+    let parity = 3 * FEATURES_PER_PHASE + FEATURES_PER_PHASE - 2;
+    w[parity] = 1000; // even empties
+    w[parity + 1] = -2000; // odd empties
+    let e = PatternEval::from_compact(15, w, String::new()).unwrap();
+    let mut seen = 0;
+    for b in sample_positions(4000, 3) {
+        let empties = b.empty_count();
+        let want = if phase_of(empties, 15) != 3 {
+            0
+        } else if empties % 2 == 0 {
+            1000
+        } else {
+            -2000
+        };
+        assert_eq!(e.score_units(&b), want, "{empties} empties");
+        seen += (want != 0) as usize;
+    }
+    assert!(seen > 100);
+    // Phase 3 of 15 covers 44-47 empties: (60 - e) * 15 / 61 == 3.
+    assert_eq!(
+        (0..=60u32)
+            .filter(|&x| phase_of(x, 15) == 3)
+            .collect::<Vec<_>>(),
+        [44, 45, 46, 47]
+    );
+}
+
+#[test]
+fn evaluation_scales_rounds_and_clamps() {
+    assert_eq!(units_to_centi(WEIGHT_SCALE), 100);
+    assert_eq!(units_to_centi(-WEIGHT_SCALE), -100);
+    assert_eq!(units_to_centi(128), 50);
+    assert_eq!(units_to_centi(1), 0);
+    assert_eq!(units_to_centi(2), 1);
+    assert_eq!(units_to_centi(i32::MAX), MAX_SCORE);
+    assert_eq!(units_to_centi(i32::MIN), -MAX_SCORE);
+    // A saturated evaluator clamps.
+    let e =
+        PatternEval::from_compact(1, vec![i16::MAX; FEATURES_PER_PHASE], String::new()).unwrap();
+    assert_eq!(e.evaluate(&Board::start()), MAX_SCORE);
+}
+
+#[test]
+fn zero_and_bad_shapes() {
+    let z = PatternEval::zero(MAX_PHASES).unwrap();
+    assert_eq!(z.evaluate(&Board::start()), 0);
+    assert!(matches!(
+        PatternEval::zero(0),
+        Err(WeightsError::BadPhaseCount(0))
+    ));
+    assert!(matches!(
+        PatternEval::zero(MAX_PHASES + 1),
+        Err(WeightsError::BadPhaseCount(_))
+    ));
+    assert!(matches!(
+        PatternEval::from_compact(2, vec![0; FEATURES_PER_PHASE], String::new()),
+        Err(WeightsError::WrongWeightCount { .. })
+    ));
+}
+
+#[test]
+fn weight_file_round_trips() {
+    let e = random_eval(4, 3000, 11);
+    let bytes = e.to_bytes();
+    assert_eq!(
+        bytes.len(),
+        HEADER_LEN + e.meta().len() + 2 * 4 * FEATURES_PER_PHASE
+    );
+    assert_eq!(bytes[..8], MAGIC);
+    let back = PatternEval::from_bytes(&bytes).unwrap();
+    assert_eq!(back.compact_weights(), e.compact_weights());
+    assert_eq!(back.meta(), "random seed 11");
+    assert_eq!(back.phases(), 4);
+    for b in sample_positions(300, 5) {
+        assert_eq!(back.evaluate(&b), e.evaluate(&b));
+    }
+    // Through the file system too.
+    let dir = std::env::temp_dir().join(format!("othello-pattern-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w.bin");
+    e.save(&path).unwrap();
+    let loaded = PatternEval::load(&path).unwrap();
+    assert_eq!(loaded.compact_weights(), e.compact_weights());
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(matches!(
+        PatternEval::load(dir.join("missing.bin")),
+        Err(WeightsError::Io { .. })
+    ));
+}
+
+/// Recomputes the checksum of a (modified) weight file so that only the field under test is
+/// wrong.
+fn reseal(bytes: &mut [u8]) {
+    let sum = fnv1a64(&[&bytes[..24], &bytes[32..]]);
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[test]
+fn corrupt_weight_files_are_rejected_with_the_right_error() {
+    let good = random_eval(1, 100, 2).to_bytes();
+    assert!(PatternEval::from_bytes(&good).is_ok());
+
+    let err = |b: &[u8]| PatternEval::from_bytes(b).unwrap_err();
+    assert!(matches!(err(&good[..10]), WeightsError::TooShort(10)));
+    assert!(matches!(err(&[]), WeightsError::TooShort(0)));
+    assert!(matches!(
+        err(&good[..good.len() - 1]),
+        WeightsError::BadLength { .. }
+    ));
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(err(&longer), WeightsError::BadLength { .. }));
+
+    let mut b = good.clone();
+    b[0] = b'X';
+    assert!(matches!(err(&b), WeightsError::BadMagic));
+
+    let mut b = good.clone();
+    b[8] = 2;
+    reseal(&mut b);
+    let e = err(&b);
+    assert!(matches!(e, WeightsError::UnsupportedVersion { found: 2 }));
+    assert!(e.to_string().contains("version 2"), "{e}");
+
+    let mut b = good.clone();
+    b[10] = 9;
+    reseal(&mut b);
+    assert!(matches!(
+        err(&b),
+        WeightsError::WrongPatternSet { found: 9 }
+    ));
+
+    let mut b = good.clone();
+    b[12] = 0;
+    reseal(&mut b);
+    assert!(matches!(err(&b), WeightsError::BadPhaseCount(0)));
+
+    let mut b = good.clone();
+    b[15] = 0;
+    reseal(&mut b);
+    assert!(matches!(err(&b), WeightsError::BadScale(_)));
+
+    let mut b = good.clone();
+    b[16] ^= 1;
+    reseal(&mut b);
+    assert!(matches!(err(&b), WeightsError::WrongFeatureCount { .. }));
+
+    let mut b = good.clone();
+    b[23] = 0x7f;
+    reseal(&mut b);
+    assert!(matches!(err(&b), WeightsError::MetaTooLong(_)));
+
+    // One weight changed: only the checksum can tell.
+    let mut b = good.clone();
+    let last = b.len() - 1;
+    b[last] ^= 0x40;
+    let e = err(&b);
+    assert!(matches!(e, WeightsError::BadChecksum { .. }));
+    assert!(e.to_string().contains("corrupt"), "{e}");
+
+    // Metadata that is not UTF-8 (checksum fixed up).
+    let mut b = good.clone();
+    b[HEADER_LEN] = 0xff;
+    reseal(&mut b);
+    assert!(matches!(err(&b), WeightsError::BadMeta));
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+proptest! {
+    #[test]
+    fn pext_instruction_matches_the_portable_loop(x in any::<u64>(), m in any::<u64>()) {
+        prop_assert_eq!(pext(x, m), pext_portable(x, m));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn fast_indices_match_the_reference(b in any_board()) {
+        prop_assert_eq!(
+            instance_indices(b.player(), b.opponent()),
+            instance_indices_reference(b.player(), b.opponent())
+        );
+    }
+
+    #[test]
+    fn expanded_lookup_matches_the_compact_reference(b in any_board(), seed in any::<u64>()) {
+        let e = random_eval(2, 5000, seed % 8);
+        prop_assert_eq!(e.score_units(&b), e.score_units_reference(&b));
+    }
+
+    #[test]
+    fn evaluation_is_exactly_invariant_under_the_eight_symmetries(
+        b in any_board(),
+        seed in 0u64..4,
+    ) {
+        let e = random_eval(3, 8000, 100 + seed);
+        let units = e.score_units(&b);
+        for sym in 1..8 {
+            let s = b.symmetry(sym);
+            prop_assert_eq!(e.score_units(&s), units, "symmetry {}", sym);
+        }
+        // The raw indices do change under a symmetry (so the sharing is what makes it work).
+        let moved = (1..8).any(|sym| {
+            let s = b.symmetry(sym);
+            instance_indices(s.player(), s.opponent()) != instance_indices(b.player(), b.opponent())
+        });
+        let symmetric = (1..8).all(|sym| b.symmetry(sym) == b);
+        prop_assert!(moved || symmetric);
+    }
+
+    #[test]
+    fn loading_arbitrary_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        prop_assert!(PatternEval::from_bytes(&bytes).is_err());
+        // With a valid magic and header prefix too.
+        let mut b = MAGIC.to_vec();
+        b.extend_from_slice(&bytes);
+        prop_assert!(PatternEval::from_bytes(&b).is_err());
+    }
+
+    #[test]
+    fn mutated_weight_files_are_rejected(
+        pos in any::<prop::sample::Index>(),
+        xor in 1u8..=255,
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let good = random_eval(1, 300, 9).to_bytes();
+        let mut b = good.clone();
+        let i = pos.index(b.len());
+        b[i] ^= xor;
+        prop_assert!(PatternEval::from_bytes(&b).is_err(), "byte {} ^ {}", i, xor);
+        let n = cut.index(good.len());
+        prop_assert!(PatternEval::from_bytes(&good[..n]).is_err());
+        // Header fields set to extreme values, checksum fixed up: still an error, no panic.
+        let mut h = good.clone();
+        h[16..24].copy_from_slice(&[0xff; 8]);
+        reseal(&mut h);
+        prop_assert!(PatternEval::from_bytes(&h).is_err());
+    }
+}
