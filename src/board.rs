@@ -293,6 +293,29 @@ impl Board {
         final_score(self.player, self.opponent)
     }
 
+    /// The position reached from the start by playing, for each index `i`, the legal move
+    /// number `i` modulo the number of legal moves (in square order), passing when forced and
+    /// stopping early if the game ends. Property tests use it to reach random positions.
+    pub fn from_move_indices(indices: &[usize]) -> Board {
+        let mut b = Board::start();
+        for &i in indices {
+            if b.is_game_over() {
+                break;
+            }
+            let mv = b.moves();
+            b = if mv == 0 {
+                b.pass()
+            } else {
+                b.play(
+                    squares(mv)
+                        .nth(i % mv.count_ones() as usize)
+                        .expect("i mod count"),
+                )
+            };
+        }
+        b
+    }
+
     /// The board with one of the eight symmetries (see [`crate::bitboard::symmetry`]) applied.
     pub fn symmetry(&self, sym: u8) -> Board {
         use crate::bitboard::symmetry;

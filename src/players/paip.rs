@@ -463,23 +463,6 @@ impl PaipSearcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::squares;
-
-    fn position(indices: &[usize]) -> Board {
-        let mut b = Board::start();
-        for &i in indices {
-            if b.is_game_over() {
-                break;
-            }
-            let mv = b.moves();
-            b = if mv == 0 {
-                b.pass()
-            } else {
-                b.play(squares(mv).nth(i % mv.count_ones() as usize).unwrap())
-            };
-        }
-        b
-    }
 
     #[test]
     fn weight_order_starts_with_corners_and_ends_with_x_squares() {
@@ -506,7 +489,16 @@ mod tests {
         );
         // On random positions, the maximizer's move flips as many discs as any.
         for seed in 0..40usize {
-            let b = position(&[seed, seed * 7 + 1, seed * 3 + 2, 5, seed, 11, 2, seed + 4]);
+            let b = Board::from_move_indices(&[
+                seed,
+                seed * 7 + 1,
+                seed * 3 + 2,
+                5,
+                seed,
+                11,
+                2,
+                seed + 4,
+            ]);
             let Some(sq) = maximizer(&b, PaipEval::Count) else {
                 continue;
             };
@@ -518,7 +510,18 @@ mod tests {
     #[test]
     fn alpha_beta_agrees_with_minimax() {
         for seed in 0..24usize {
-            let b = position(&[seed, 3, seed * 5, 1, seed + 2, 7, seed * 11, 9, 4, seed]);
+            let b = Board::from_move_indices(&[
+                seed,
+                3,
+                seed * 5,
+                1,
+                seed + 2,
+                7,
+                seed * 11,
+                9,
+                4,
+                seed,
+            ]);
             if b.moves() == 0 {
                 continue;
             }
@@ -565,7 +568,7 @@ mod tests {
     #[test]
     fn iago_eval_with_the_board_move_number_matches_eval_iago() {
         for seed in 0..30usize {
-            let b = position(&[
+            let b = Board::from_move_indices(&[
                 seed,
                 seed * 3,
                 2,
@@ -590,7 +593,7 @@ mod tests {
     #[test]
     fn killer_is_tried_first_when_legal() {
         // alpha-beta3 with and without a killer finds the same value.
-        let b = position(&[1, 4, 2, 7, 3, 3, 9, 2]);
+        let b = Board::from_move_indices(&[1, 4, 2, 7, 3, 3, 9, 2]);
         let mn = move_number(&b);
         let (v, _) = alpha_beta3(
             &b,

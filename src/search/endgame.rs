@@ -179,11 +179,8 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             tt_move = e.best;
             if e.is_solved() {
                 let s = e.score as i32 / 100;
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if e.bound.cuts(s, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -287,11 +284,8 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             tt_move = e.best;
             if e.is_solved() {
                 let s = e.score as i32 / 100;
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s > alpha => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if e.bound.cuts(s, alpha, alpha + 1) {
+                    return s;
                 }
             }
         }

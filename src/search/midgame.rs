@@ -121,11 +121,8 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
             };
             if usable && !pv_node {
                 let s = e.score as i32;
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if e.bound.cuts(s, alpha, beta) {
+                    return s;
                 }
             }
         }

@@ -493,22 +493,6 @@ mod tests {
             .unwrap()
     }
 
-    fn position_from(indices: &[usize]) -> Board {
-        let mut b = Board::start();
-        for &i in indices {
-            if b.is_game_over() {
-                break;
-            }
-            let mv = b.moves();
-            b = if mv == 0 {
-                b.pass()
-            } else {
-                b.play(squares(mv).nth(i % mv.count_ones() as usize).unwrap())
-            };
-        }
-        b
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         #[test]
@@ -516,7 +500,7 @@ mod tests {
             indices in proptest::collection::vec(0usize..64, 4..56),
             depth in 1u32..5,
         ) {
-            let b = position_from(&indices);
+            let b = Board::from_move_indices(&indices);
             let (p, o) = (b.player(), b.opponent());
             let eval = HandEval::new();
             let want = negamax(&eval, p, o, depth, false);

@@ -62,6 +62,18 @@ impl Bound {
     }
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a search over (`alpha`, `beta`).
+    #[inline(always)]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One entry, decoded.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
