@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::eval::HandEval;
+use crate::eval::EngineEval;
 use crate::obf::ObfEntry;
 use crate::perft::perft;
 use crate::search::{Searcher, Value};
@@ -42,6 +42,8 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// Number shown for the first position (FFO files start at #1, #20, #40, #60).
     pub first_number: usize,
+    /// The evaluator (it orders moves in the solver).
+    pub eval: EngineEval,
 }
 
 /// Totals of a `solve` run.
@@ -68,7 +70,7 @@ pub fn run_solve(
     options: &SolveOptions,
     out: &mut impl Write,
 ) -> io::Result<SolveSummary> {
-    let mut searcher = Searcher::new(HandEval::new(), options.hash_mb);
+    let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
     let mut summary = SolveSummary::default();
     writeln!(
         out,
@@ -146,8 +148,9 @@ const BENCH_ENDGAME_POSITIONS: usize = 10;
 /// `othello bench`: a fixed set of searches, ending with the total node count (the bench
 /// signature: it changes only when search behaviour changes) and the speed.
 ///
-/// Each search starts from an empty table, so the signature does not depend on order.
-pub fn run_bench(out: &mut impl Write) -> io::Result<u64> {
+/// Each search starts from an empty table, so the signature does not depend on order. The
+/// signature also depends on the evaluator `eval` (the engine's default for the published one).
+pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
     use crate::search::Limits;
     let mut total_nodes = 0u64;
     let start = Instant::now();
@@ -155,7 +158,7 @@ pub fn run_bench(out: &mut impl Write) -> io::Result<u64> {
         depth: Some(BENCH_MIDGAME_DEPTH),
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(HandEval::new(), 64);
+    let mut searcher = Searcher::new(eval.clone(), 64);
     for line in crate::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
         let pos = crate::xot::position_after(line).expect("bundled XOT lines are legal");
         searcher.clear();
@@ -203,6 +206,8 @@ pub struct SearchOptions {
     pub limits: crate::search::Limits,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The evaluator.
+    pub eval: EngineEval,
 }
 
 /// Prints each completed iteration as one line.
@@ -244,7 +249,7 @@ pub fn run_search(
     options: &SearchOptions,
     out: &mut impl Write,
 ) -> io::Result<u64> {
-    let mut searcher = Searcher::new(HandEval::new(), options.hash_mb);
+    let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (name, board) in positions {
         writeln!(out, "{name}")?;

@@ -16,6 +16,37 @@ use othello::players::PlayerSpec;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Evaluation for nboard, search, solve, bench, play and selfplay: a pattern weight file,
+    /// `hand` (the hand-tuned evaluator) or `default` (the embedded weights). A file that
+    /// cannot be used stops the program; without this option, $OTHELLO_EVAL_FILE is tried and
+    /// the embedded weights are the fallback.
+    #[arg(long, global = true, value_name = "PATH|hand|default")]
+    eval_file: Option<othello::eval::EvalChoice>,
+}
+
+/// The environment variable naming a weight file when `--eval-file` is not given.
+const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
+
+/// The evaluator to run with: `--eval-file` if given (an unusable file is an error), else
+/// `$OTHELLO_EVAL_FILE` (an unusable file is logged and the embedded weights are used), else
+/// the embedded weights.
+fn engine_eval(explicit: Option<&othello::eval::EvalChoice>) -> Result<othello::eval::EngineEval, String> {
+    use othello::eval::{EngineEval, EvalChoice};
+    if let Some(choice) = explicit {
+        return choice
+            .load()
+            .map_err(|e| format!("--eval-file {choice}: {e}"));
+    }
+    match std::env::var_os(EVAL_ENV) {
+        Some(v) if !v.is_empty() => {
+            let choice = EvalChoice::File(v.into());
+            choice.load().or_else(|e| {
+                log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded weights");
+                Ok(EngineEval::default())
+            })
+        }
+        _ => Ok(EngineEval::default()),
+    }
 }
 
 #[derive(Subcommand)]
@@ -90,15 +121,12 @@ enum Command {
         /// Random moves after the XOT opening.
         #[arg(long, default_value_t = 2)]
         random_plies: u32,
-        /// Probability of playing a random move instead of the searched one.
+        /// Probability of a random move instead of the solver's, inside the exact zone only.
         #[arg(long, default_value_t = 0.05)]
         epsilon: f64,
         /// Label earlier positions by a search of this depth instead of the game result.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
         label_depth: Option<u32>,
-        /// Play with a pattern weight file instead of the hand-tuned evaluator.
-        #[arg(long)]
-        eval_file: Option<std::path::PathBuf>,
         /// Transposition table per thread, in MiB.
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
         hash: u64,
@@ -290,6 +318,10 @@ fn fail(message: String) -> ExitCode {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    let eval = match engine_eval(cli.eval_file.as_ref()) {
+        Ok(e) => e,
+        Err(message) => return fail(message),
+    };
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
         Some(Command::Perft { depth, board }) => {
@@ -322,10 +354,11 @@ fn main() -> ExitCode {
                     clock: None,
                 },
                 hash_mb: hash as usize,
+                eval,
             };
             othello::commands::run_search(&positions, &options, &mut out).map(|_| ())
         }
-        Some(Command::Bench) => othello::commands::run_bench(&mut out).map(|_| ()),
+        Some(Command::Bench) => othello::commands::run_bench(&eval, &mut out).map(|_| ()),
         Some(Command::Solve {
             file,
             wld,
@@ -345,6 +378,7 @@ fn main() -> ExitCode {
                 wld,
                 hash_mb: hash as usize,
                 first_number: first,
+                eval,
             };
             match othello::commands::run_solve(&entries, &options, &mut out) {
                 Ok(s) if s.mismatches > 0 => return ExitCode::FAILURE,
@@ -430,6 +464,13 @@ fn main() -> ExitCode {
             if !(hint_time.is_finite() && hint_time > 0.0 && hint_time < 1e6) {
                 return fail(format!("bad --hint-time {hint_time}"));
             }
+            // The global --eval-file also applies to an engine opponent that names none.
+            let mut opponent = opponent;
+            if let (PlayerSpec::Engine(settings), Some(choice)) = (&mut opponent, &cli.eval_file) {
+                if settings.eval == othello::eval::EvalChoice::Default {
+                    settings.eval = choice.clone();
+                }
+            }
             let mut player = match opponent.build() {
                 Ok(p) => p,
                 Err(e) => return fail(e.to_string()),
@@ -450,6 +491,7 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
                 seed: now,
+                hint_eval: eval,
                 ..Default::default()
             };
             let stdin = std::io::stdin().lock();
@@ -487,18 +529,10 @@ fn main() -> ExitCode {
             random_plies,
             epsilon,
             label_depth,
-            eval_file,
             hash,
             threads,
         }) => {
-            use othello::learn::selfplay::{default_threads, run_selfplay, PlayEval};
-            let eval = match eval_file {
-                None => PlayEval::Hand(othello::eval::HandEval::new()),
-                Some(f) => match othello::eval::pattern::PatternEval::load(&f) {
-                    Ok(e) => PlayEval::Pattern(std::sync::Arc::new(e)),
-                    Err(e) => return fail(e.to_string()),
-                },
-            };
+            use othello::learn::selfplay::{default_threads, run_selfplay};
             let config = othello::learn::selfplay::SelfplayConfig {
                 games,
                 seed,
@@ -557,7 +591,7 @@ fn main() -> ExitCode {
         }
         None | Some(Command::Nboard) => {
             drop(out);
-            othello::protocol::run_stdio()
+            othello::protocol::run_stdio(eval)
         }
     };
     match result {

@@ -30,7 +30,7 @@ use thiserror::Error;
 
 use crate::arena::referee::{flag_fallen, move_times, time_to_flag, utc_date, HANG_SLACK_MS};
 use crate::board::{Color, Move, Position};
-use crate::eval::HandEval;
+use crate::eval::EngineEval;
 use crate::game::{Game, GameEnd, GameResult, MoveRecord, TimeControl};
 use crate::players::{Player, Turn};
 use crate::search::{Limits, Searcher};
@@ -92,6 +92,8 @@ pub struct PlayOptions {
     pub ggf_path: PathBuf,
     /// How hard the hint engine thinks.
     pub hint_limits: Limits,
+    /// The hint engine's evaluator.
+    pub hint_eval: EngineEval,
     /// Seeds the opponent's randomness.
     pub seed: u64,
 }
@@ -107,6 +109,7 @@ impl Default for PlayOptions {
                 move_time: Some(Duration::from_secs(1)),
                 ..Limits::default()
             },
+            hint_eval: EngineEval::default(),
             seed: 1,
         }
     }
@@ -279,7 +282,7 @@ pub fn play<R: BufRead, W: Write>(
     game.black_clock = options.clock;
     game.white_clock = options.clock;
     opponent.new_game(options.seed)?;
-    let mut hinter: Option<Searcher<HandEval>> = None;
+    let mut hinter: Option<Searcher<EngineEval>> = None;
     let end = 'game: loop {
         let pos = game.position();
         if pos.board.is_game_over() {
@@ -363,7 +366,8 @@ pub fn play<R: BufRead, W: Write>(
                         writeln!(out, "  hint: you must pass")?;
                         continue;
                     }
-                    let searcher = hinter.get_or_insert_with(|| Searcher::new(HandEval::new(), 16));
+                    let searcher = hinter
+                        .get_or_insert_with(|| Searcher::new(options.hint_eval.clone(), 16));
                     let r = searcher.search(&pos.board, &options.hint_limits, &mut ());
                     writeln!(
                         out,

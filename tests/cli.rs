@@ -84,3 +84,49 @@ fn solve_checks_the_file_and_fails_on_a_wrong_score() {
     assert!(stdout(&o).contains("WRONG"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, vec![0u8; 100]).unwrap();
+    let corrupt = corrupt.to_str().unwrap();
+    let search = ["search", "--depth", "2"];
+
+    // Asked for explicitly: a clear error and no search.
+    for bad in [corrupt, "/nonexistent/weights.bin"] {
+        let o = othello(&[&search[..], &["--eval-file", bad]].concat());
+        assert!(!o.status.success(), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error: --eval-file"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(stdout(&o).is_empty());
+    }
+
+    // Only configured (environment): a warning, then the embedded weights.
+    let default = othello(&search);
+    assert!(default.status.success());
+    let o = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(search)
+        .env("OTHELLO_EVAL_FILE", corrupt)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded weights"));
+    let values = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .filter_map(|l| l.split(" value ").nth(1))
+            .map(|v| v.split_whitespace().next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(values(&o), values(&default));
+
+    // The hand-tuned evaluator searches to other values than the default.
+    let hand = othello(&[&search[..], &["--eval-file", "hand"]].concat());
+    assert!(hand.status.success());
+    assert_ne!(values(&hand), values(&default));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use othello::bitboard::squares;
 use othello::board::Color;
 use othello::eval::pattern::{PatternEval, FEATURES_PER_PHASE};
-use othello::eval::HandEval;
+use othello::eval::{EngineEval, HandEval};
 use othello::learn::data::{
     game_bytes, header_bytes, open_for_append, parse_data, read_records, LabelKind, Record,
     DATA_HEADER_LEN, RECORD_LEN,
 };
 use othello::learn::rng::Rng;
-use othello::learn::selfplay::{play_game, run_selfplay, PlayEval, SelfplayConfig};
+use othello::learn::selfplay::{play_game, run_selfplay, SelfplayConfig};
 use othello::learn::train::{is_validation, phase_errors, train, Sample, TrainConfig};
 use othello::search::{Searcher, Value};
 use othello::Board;
@@ -37,7 +37,7 @@ fn small_config(games: u32, threads: usize) -> SelfplayConfig {
         label_depth: None,
         hash_mb: 1,
         threads,
-        eval: PlayEval::Hand(HandEval::new()),
+        eval: EngineEval::Hand(HandEval::new()),
     }
 }
 

@@ -580,3 +580,56 @@ fn end_of_input_ends_a_running_search_and_the_loop() {
     assert!(closed.elapsed() < Duration::from_secs(1));
     gui.engine.join().unwrap().unwrap();
 }
+
+#[test]
+fn set_eval_switches_the_evaluator_and_a_bad_file_changes_nothing() {
+    use othello::eval::{EngineEval, Evaluator, HandEval};
+    // A position where the two evaluators disagree (any midgame position does).
+    let pos = othello::xot::position_after(othello::xot::openings().next().unwrap()).unwrap();
+    let setboard = format!("setboard {}\n", pos.to_board_string());
+    let eval_line = |e: &EngineEval| {
+        let centi = e.evaluate(&pos.board);
+        format!("# eval {:.2}", f64::from(centi) / 100.0)
+    };
+    let pattern = eval_line(&EngineEval::default());
+    let hand = eval_line(&EngineEval::Hand(HandEval::new()));
+    assert_ne!(pattern, hand);
+    let prefix = |l: &String| l.split(" (").next().unwrap().to_string();
+
+    let out = session(format!("{setboard}eval\nset eval hand\neval\nset eval default\neval\n"));
+    let evals: Vec<String> = out.iter().map(prefix).collect();
+    assert_eq!(evals, [pattern.clone(), hand.clone(), pattern.clone()]);
+
+    // A missing file, a corrupt one and a device: one status error each, evaluator unchanged.
+    let dir = std::env::temp_dir().join(format!("othello-set-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, b"OthPatEv but not really").unwrap();
+    let out = session(format!(
+        "{setboard}set eval hand\nset eval /nonexistent/w.bin\nset eval {}\nset eval /dev/zero\neval\n",
+        corrupt.display()
+    ));
+    assert_eq!(out.len(), 4, "{out:?}");
+    for line in &out[..3] {
+        assert!(line.starts_with("status error: set eval"), "{line}");
+        assert!(line.contains("current evaluator is kept"), "{line}");
+    }
+    assert_eq!(prefix(&out[3]), hand);
+
+    // With file loading switched off (as under fuzzing) a path is refused, names are not.
+    let mut output = Vec::new();
+    let options = EngineOptions {
+        allow_eval_files: false,
+        ..options()
+    };
+    let input = format!("{setboard}set eval {}\nset eval hand\neval\n", corrupt.display());
+    run_sync(Cursor::new(input.into_bytes()), &mut output, options).unwrap();
+    let out: Vec<String> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(out[0].starts_with("status error: set eval: loading weight files is disabled"));
+    assert_eq!(prefix(&out[1]), hand);
+    std::fs::remove_dir_all(&dir).ok();
+}

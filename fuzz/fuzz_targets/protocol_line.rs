@@ -35,6 +35,8 @@ fuzz_target!(|data: &[u8]| {
         default_move_time: Duration::from_millis(50),
         depth_cap: Some(2),
         node_cap: Some(20_000),
+        allow_eval_files: false,
+        ..EngineOptions::default()
     };
     let mut out = Vec::new();
     run_sync(Cursor::new(data), &mut out, options).expect("writing to a Vec cannot fail");

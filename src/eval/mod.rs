@@ -18,6 +18,9 @@
 //! - [`stability`]: discs that can never be flipped (exact edge analysis plus full lines and
 //!   growth from stable neighbours), fast enough for the endgame solver's inner loop.
 //! - [`hand`]: [`HandEval`], the engine's first hand-tuned evaluator.
+//! - [`pattern`]: [`pattern::PatternEval`], the learned pattern evaluator (Logistello style).
+//! - [`engine`]: [`EngineEval`], the engine's run-time choice: embedded pattern weights (the
+//!   default), a weight file, or the hand-tuned evaluator.
 //!
 //! The unit structs [`CountDifference`], [`WeightedSquares`], [`ModifiedWeightedSquares`],
 //! [`Mobility`] and [`Iago`] wrap the classic evaluators; each documents how its native score is
@@ -27,6 +30,7 @@ use crate::board::Board;
 
 pub mod classic;
 pub mod edge;
+pub mod engine;
 pub mod hand;
 pub mod iago;
 pub mod mobility;
@@ -34,6 +38,7 @@ pub mod pattern;
 pub mod stability;
 
 pub use classic::{CountDifference, ModifiedWeightedSquares, WeightedSquares};
+pub use engine::{EngineEval, EvalChoice};
 pub use hand::HandEval;
 pub use iago::Iago;
 pub use mobility::Mobility;

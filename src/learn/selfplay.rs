@@ -5,14 +5,15 @@
 //! 1. A generator seeded `mix(s, i)` ([`super::rng`]) picks one of the 10,784 XOT openings
 //!    (8 plies, 52 empties) and then plays `random_plies` uniformly random moves.
 //! 2. While more than `exact_empties` squares are empty, the side to move searches to `depth`
-//!    plies ([`Searcher::search`] with a fixed depth and no time limit) and plays the best move,
-//!    except that with probability `epsilon` it plays a uniformly random legal move instead.
+//!    plies ([`Searcher::search`] with a fixed depth and no time limit) and plays the best move.
+//!    No random moves are played here: one would change the result that labels every earlier
+//!    position (step 4).
 //!    (The searcher solves exactly on its own once the position is within
 //!    `min(22, depth + 10)` empties; a small depth keeps that below `exact_empties`.)
 //! 3. From `exact_empties` empties down, every position is solved exactly
 //!    ([`Searcher::solve`]) and labelled with the exact score ([`LabelKind::Exact`]); the game
-//!    goes on with the solver's best move, or a random one with probability `epsilon`, so the
-//!    endgame positions vary too.
+//!    goes on with the solver's best move, or a uniformly random one with probability
+//!    `epsilon`, so the endgame positions vary too.
 //! 4. Positions before that are labelled ([`LabelKind::GameResult`]) with the exact value of the
 //!    game's first position at or below `exact_empties` empties: the final result of the game as
 //!    played so far and then finished perfectly, from the labelled position's side to move. (If
@@ -29,51 +30,19 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, OnceLock};
+use std::sync::{mpsc, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bitboard::squares;
 use crate::board::{Board, Color, Move, Position};
-use crate::eval::pattern::PatternEval;
-use crate::eval::{Evaluator, HandEval};
+use crate::eval::{EngineEval, HandEval};
 use crate::search::{Limits, Searcher, Value};
 
 use super::data::{game_bytes, open_for_append, LabelKind, Record};
 use super::rng::{mix, Rng};
 use super::LearnError;
-
-/// The evaluator the self-play searches use.
-// One per searcher, never moved in a loop: the size difference between variants is harmless and
-// boxing the hand evaluator would add an indirection to every evaluation.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-pub enum PlayEval {
-    /// The hand-tuned evaluator (the default, and the only choice before any weights exist).
-    Hand(HandEval),
-    /// A pattern evaluator (to generate the next round of data from trained weights).
-    Pattern(Arc<PatternEval>),
-}
-
-impl std::fmt::Debug for PlayEval {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PlayEval::Hand(_) => f.write_str("PlayEval::Hand"),
-            PlayEval::Pattern(e) => write!(f, "PlayEval::Pattern({e:?})"),
-        }
-    }
-}
-
-impl Evaluator for PlayEval {
-    #[inline]
-    fn evaluate(&self, board: &Board) -> i32 {
-        match self {
-            PlayEval::Hand(e) => e.evaluate(board),
-            PlayEval::Pattern(e) => e.evaluate(board),
-        }
-    }
-}
 
 /// The settings of a self-play run.
 #[derive(Clone, Debug)]
@@ -88,7 +57,7 @@ pub struct SelfplayConfig {
     pub exact_empties: u32,
     /// Random moves after the XOT opening.
     pub random_plies: u32,
-    /// Probability of a random move instead of the searched one.
+    /// Probability of a random move instead of the solver's, inside the exact zone only.
     pub epsilon: f64,
     /// Label positions above `exact_empties` by a search of this depth instead of the game
     /// result.
@@ -98,7 +67,7 @@ pub struct SelfplayConfig {
     /// Worker threads.
     pub threads: usize,
     /// The evaluator of the searches.
-    pub eval: PlayEval,
+    pub eval: EngineEval,
 }
 
 impl Default for SelfplayConfig {
@@ -113,7 +82,7 @@ impl Default for SelfplayConfig {
             label_depth: None,
             hash_mb: 16,
             threads: default_threads(),
-            eval: PlayEval::Hand(HandEval::new()),
+            eval: EngineEval::Hand(HandEval::new()),
         }
     }
 }
@@ -147,7 +116,7 @@ fn label_of(value: Value) -> (i16, LabelKind) {
 pub fn play_game(
     config: &SelfplayConfig,
     index: u32,
-    searcher: &mut Searcher<PlayEval>,
+    searcher: &mut Searcher<EngineEval>,
 ) -> Vec<Record> {
     let mut rng = Rng::new(mix(config.seed, index as u64));
     let list = openings();
@@ -178,8 +147,11 @@ pub fn play_game(
             pos = pos.try_play(Move::Pass).expect("a forced pass is legal");
             continue;
         }
-        let random = rng.chance(config.epsilon);
-        let best = if board.empty_count() <= config.exact_empties {
+        // Random moves only inside the exact zone: there every label is an exact solve, while
+        // above it a random move would corrupt the game-result labels of all earlier positions.
+        let exact_zone = board.empty_count() <= config.exact_empties;
+        let random = exact_zone && rng.chance(config.epsilon);
+        let best = if exact_zone {
             let r = searcher.solve(&board, false, &mut ());
             let (label, kind) = label_of(r.value);
             if kind == LabelKind::Exact {

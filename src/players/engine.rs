@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use crate::board::Move;
-use crate::eval::HandEval;
+use crate::eval::{EngineEval, EvalChoice};
 use crate::search::{Limits, Searcher};
 
 use super::{Choice, Player, PlayerError, Turn};
@@ -23,7 +23,7 @@ pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
 pub const DEFAULT_ENGINE_HASH_MB: usize = 16;
 
 /// How the engine player is limited (the `engine:...` spec options).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EngineSettings {
     /// Maximum midgame depth (`depth=N`).
     pub depth: Option<u32>,
@@ -31,6 +31,8 @@ pub struct EngineSettings {
     pub move_time: Option<Duration>,
     /// Table size in MiB (`hash=MB`).
     pub hash_mb: usize,
+    /// The evaluator (`eval=default|hand|PATH`).
+    pub eval: EvalChoice,
 }
 
 impl Default for EngineSettings {
@@ -39,22 +41,33 @@ impl Default for EngineSettings {
             depth: None,
             move_time: None,
             hash_mb: DEFAULT_ENGINE_HASH_MB,
+            eval: EvalChoice::Default,
         }
     }
 }
 
 /// The engine as a player.
 pub struct EnginePlayer {
-    searcher: Searcher<HandEval>,
+    searcher: Searcher<EngineEval>,
     settings: EngineSettings,
     name: String,
 }
 
 impl EnginePlayer {
-    /// An engine limited by `settings`, called `name`.
-    pub fn new(settings: EngineSettings, name: String) -> EnginePlayer {
+    /// An engine limited by `settings`, called `name`. Fails when the evaluator named by
+    /// `settings.eval` cannot be loaded.
+    pub fn new(settings: EngineSettings, name: String) -> Result<EnginePlayer, PlayerError> {
+        let eval = settings
+            .eval
+            .load()
+            .map_err(|e| PlayerError::Eval(e.to_string()))?;
+        Ok(EnginePlayer::with_eval(settings, eval, name))
+    }
+
+    /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`.
+    pub fn with_eval(settings: EngineSettings, eval: EngineEval, name: String) -> EnginePlayer {
         EnginePlayer {
-            searcher: Searcher::new(HandEval::new(), settings.hash_mb.max(1)),
+            searcher: Searcher::new(eval, settings.hash_mb.max(1)),
             settings,
             name,
         }

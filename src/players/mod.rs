@@ -17,7 +17,7 @@
 //! | `alphabeta2:<depth>:<eval>` | `alpha-beta-searcher2`, sorted moves (18.9) |
 //! | `alphabeta3:<depth>:<eval>` | `alpha-beta-searcher3`, killer moves (18.10) |
 //! | `iago:<depth>` | `Iago` = `alpha-beta-searcher3` with `Iago-eval` (18.12) |
-//! | `engine[:depth=N,time=S,hash=MB]` | this crate's [`Searcher`](crate::search::Searcher) |
+//! | `engine[:depth=N,time=S,hash=MB,eval=E]` | this crate's [`Searcher`](crate::search::Searcher) |
 //! | `nboard:<name>[@<dir>]=<command>` | an external NBoard engine ([`crate::arena::nboard`]) |
 //!
 //! `<eval>` is `count`, `weighted`, `modified` or `iago`.
@@ -97,6 +97,9 @@ pub enum PlayerError {
     /// Reading from or writing to the program failed.
     #[error("i/o error talking to the engine: {0}")]
     Io(#[from] std::io::Error),
+    /// The in-process engine's evaluator could not be loaded.
+    #[error("cannot load the evaluator: {0}")]
+    Eval(String),
 }
 
 /// A player: anything that picks moves.

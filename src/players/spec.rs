@@ -11,6 +11,7 @@
 //! alphabeta3:<depth>:<eval>
 //! iago:<depth>
 //! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB
+//!                                             | eval=default|hand|<weight file>
 //! nboard:<name>[@<dir>]=<command line>
 //! ```
 //!
@@ -30,6 +31,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{EnginePlayer, EngineSettings};
+use crate::eval::EvalChoice;
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::arena::nboard::{EngineCommand, NboardPlayer};
@@ -88,7 +90,10 @@ pub enum SpecError {
     #[error("bad depth {0:?}: expected an integer from 1 to {MAX_PAIP_DEPTH}")]
     Depth(String),
     /// An engine option that is unknown or malformed.
-    #[error("bad engine option {0:?}: expected depth=N (1-60), time=SECONDS or hash=MB")]
+    #[error(
+        "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB or \
+         eval=default|hand|<weight file>"
+    )]
     EngineOption(String),
     /// An `nboard:` spec without `=` or with an empty command.
     #[error("{0:?}: expected nboard:<name>[@<dir>]=<command line>")]
@@ -107,7 +112,8 @@ impl PlayerSpec {
         }
     }
 
-    /// Builds the player. Only `nboard` players can fail (the program cannot be started).
+    /// Builds the player. Only `nboard` players (the program cannot be started) and engines
+    /// with an `eval=` file (it cannot be loaded) can fail.
     pub fn build(&self) -> Result<Box<dyn Player>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new()),
@@ -115,7 +121,9 @@ impl PlayerSpec {
             PlayerSpec::Searcher { searcher, .. } => {
                 Box::new(SearcherPlayer::new(*searcher, self.name()))
             }
-            PlayerSpec::Engine(settings) => Box::new(EnginePlayer::new(*settings, self.name())),
+            PlayerSpec::Engine(settings) => {
+                Box::new(EnginePlayer::new(settings.clone(), self.name())?)
+            }
             PlayerSpec::Nboard(cmd) => Box::new(NboardPlayer::spawn(cmd.clone())?),
         })
     }
@@ -154,6 +162,11 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => settings.hash_mb = mb,
                 _ => return Err(bad()),
             },
+            // A path may not contain ',' here (it separates options).
+            "eval" if !value.is_empty() => {
+                let Ok(choice) = value.parse::<EvalChoice>();
+                settings.eval = choice;
+            }
             _ => return Err(bad()),
         }
     }
@@ -273,6 +286,9 @@ impl fmt::Display for PlayerSpec {
                 if s.hash_mb != EngineSettings::default().hash_mb {
                     options.push(format!("hash={}", s.hash_mb));
                 }
+                if s.eval != EvalChoice::Default {
+                    options.push(format!("eval={}", s.eval));
+                }
                 if !options.is_empty() {
                     write!(f, ":{}", options.join(","))?;
                 }
@@ -310,6 +326,7 @@ mod tests {
             "engine:depth=6",
             "engine:time=0.5",
             "engine:depth=4,time=2,hash=8",
+            "engine:depth=8,eval=hand",
             "nboard:self=target/release/othello",
             "nboard:edax@/opt/edax=./mEdax -q",
         ] {

@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::board::{ParseBoardError, Position};
 use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
+use crate::eval::EvalChoice;
 
 /// One line of input, parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,8 @@ pub enum Command {
     SetThreads(u32),
     /// Extension `set hash <MiB>`: resize the transposition table.
     SetHash(u64),
+    /// Extension `set eval <path|default|hand>`: search with other evaluation weights.
+    SetEval(EvalChoice),
     /// Extension `setboard <board string>`: a new game from this position.
     SetBoard(Position),
     /// Extension `print`: show the board.
@@ -256,6 +259,11 @@ impl FromStr for Command {
                         let mb = a.number("the size in MiB", |n: &u64| *n >= 1, "a size >= 1")?;
                         a.end(Command::SetHash(mb))
                     }
+                    "eval" => {
+                        let text = args("set eval").rest_of_line("a weight file, default or hand")?;
+                        let Ok(choice) = text.parse::<EvalChoice>();
+                        Ok(Command::SetEval(choice))
+                    }
                     _ => Err(CommandError::UnknownVariable(clip(variable))),
                 }
             }
@@ -312,6 +320,12 @@ mod tests {
     fn extensions() {
         assert_eq!(parse("set threads 1"), Ok(Command::SetThreads(1)));
         assert_eq!(parse("set hash 16"), Ok(Command::SetHash(16)));
+        assert_eq!(parse("set eval hand"), Ok(Command::SetEval(EvalChoice::Hand)));
+        assert_eq!(
+            parse("set eval weights/my file.bin"),
+            Ok(Command::SetEval(EvalChoice::File("weights/my file.bin".into())))
+        );
+        assert!(parse("set eval").is_err());
         assert_eq!(parse("perft 5"), Ok(Command::Perft(5)));
         assert_eq!(parse("print"), Ok(Command::Print));
         assert_eq!(parse("eval"), Ok(Command::Eval));

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::board::{Board, Move};
-use crate::eval::{Evaluator, HandEval};
+use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
 use crate::search::tt::TranspositionTable;
@@ -58,6 +58,10 @@ pub struct EngineOptions {
     pub depth_cap: Option<u32>,
     /// A node budget no search (or perft) may exceed.
     pub node_cap: Option<u64>,
+    /// The evaluator at start (`--eval-file`; the embedded weights by default).
+    pub eval: EngineEval,
+    /// Whether `set eval` may read files (off under fuzzing, where a path could name a device).
+    pub allow_eval_files: bool,
 }
 
 impl Default for EngineOptions {
@@ -68,6 +72,8 @@ impl Default for EngineOptions {
             default_move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS),
             depth_cap: None,
             node_cap: None,
+            eval: EngineEval::default(),
+            allow_eval_files: true,
         }
     }
 }
@@ -95,6 +101,12 @@ pub enum EngineError {
     /// `go` in a finished game.
     #[error("go: the game is over, there is no move to play")]
     GameOver,
+    /// `set eval` with a file that cannot be used (the current evaluator is kept).
+    #[error("set eval: {0} (the current evaluator is kept)")]
+    Eval(String),
+    /// `set eval` with a file when file loading is switched off.
+    #[error("set eval: loading weight files is disabled in this session")]
+    EvalFilesDisabled,
 }
 
 /// What the session loop does after a command.
@@ -131,7 +143,7 @@ fn is_solved(value: Value) -> bool {
 
 /// The protocol engine: current game, settings and searcher.
 pub struct Engine {
-    searcher: Searcher<HandEval>,
+    searcher: Searcher<EngineEval>,
     stop: Arc<AtomicBool>,
     game: Game,
     depth: Option<u32>,
@@ -142,7 +154,7 @@ pub struct Engine {
 impl Engine {
     /// An engine at the standard start position with no depth limit.
     pub fn new(options: EngineOptions) -> Engine {
-        let searcher = Searcher::new(HandEval::new(), options.hash_mb);
+        let searcher = Searcher::new(options.eval.clone(), options.hash_mb);
         Engine {
             stop: searcher.stop_flag(),
             searcher,
@@ -234,6 +246,17 @@ impl Engine {
                 self.game = Game::new(position);
                 Ok(())
             }
+            Command::SetEval(EvalChoice::File(_)) if !self.options.allow_eval_files => {
+                Err(EngineError::EvalFilesDisabled)
+            }
+            Command::SetEval(choice) => match choice.load() {
+                Ok(eval) => {
+                    log::info!("evaluator: {} ({choice})", eval.describe());
+                    self.searcher.set_evaluator(eval);
+                    Ok(())
+                }
+                Err(e) => Err(EngineError::Eval(e.to_string())),
+            },
             Command::Print => {
                 self.print(out)?;
                 Ok(())
@@ -608,5 +631,5 @@ const HELP: &[&str] = &[
     "go                        choose a move: === <move>/<eval>/<seconds>",
     "ping <n>                  answer pong <n>; learn, analyze, quit",
     "extensions: setboard <board string>, print, perft <n>, eval,",
-    "            set threads 1, set hash <MiB>, help",
+    "            set threads 1, set hash <MiB>, set eval <file|default|hand>, help",
 ];

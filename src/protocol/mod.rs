@@ -20,6 +20,8 @@ pub mod response;
 
 use std::io::{self, BufRead, Write};
 
+use crate::eval::EngineEval;
+
 pub use command::{Command, CommandError};
 pub use engine::{Engine, EngineError, EngineOptions, Flow};
 pub use input::{Input, LineError, LineSource, SyncInput, ThreadedInput};
@@ -48,13 +50,14 @@ pub fn run_sync<R: BufRead, W: Write>(
     serve(&mut engine, SyncInput::new(input), output)
 }
 
-/// Serves the GUI on standard input and output with the default options.
-pub fn run_stdio() -> io::Result<()> {
-    run(
-        io::BufReader::new(io::stdin()),
-        io::stdout().lock(),
-        EngineOptions::default(),
-    )
+/// Serves the GUI on standard input and output with the default options and evaluator `eval`.
+pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
+    log::info!("evaluator: {}", eval.describe());
+    let options = EngineOptions {
+        eval,
+        ..EngineOptions::default()
+    };
+    run(io::BufReader::new(io::stdin()), io::stdout().lock(), options)
 }
 
 /// The session loop: each line is parsed and executed in order; a line that cannot be used

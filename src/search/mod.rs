@@ -142,6 +142,12 @@ impl<E: Evaluator> Searcher<E> {
         &self.eval
     }
 
+    /// Replaces the evaluator and forgets the table (its scores came from the old one).
+    pub fn set_evaluator(&mut self, eval: E) {
+        self.eval = eval;
+        self.tt.clear();
+    }
+
     /// Searches `board` within `limits`, reporting each completed iteration to `observer`.
     ///
     /// Iterative deepening: each midgame iteration searches the root with an aspiration window

@@ -211,13 +211,28 @@ impl PatternEval {
         out
     }
 
-    /// Reads and parses a weight file.
+    /// Reads and parses a weight file. Only regular files are read, and no more bytes than the
+    /// largest valid file, so a device or a pipe named by mistake (`/dev/zero`) gives an error
+    /// instead of a hang.
     pub fn load(path: impl AsRef<Path>) -> Result<PatternEval, WeightsError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
+        let io = |source| WeightsError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            )));
+        }
+        let limit = HEADER_LEN + MAX_META_LEN + 2 * MAX_PHASES * FEATURES_PER_PHASE;
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         PatternEval::from_bytes(&bytes)
     }
 
