@@ -16,12 +16,25 @@ use othello::players::PlayerSpec;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Evaluation for nboard, search, solve, bench, play and selfplay: a pattern weight file,
-    /// `hand` (the hand-tuned evaluator) or `default` (the embedded weights). A file that
-    /// cannot be used stops the program; without this option, $OTHELLO_EVAL_FILE is tried and
-    /// the embedded weights are the fallback.
+    /// The engine's evaluation: a pattern weight file, `hand` (the hand-tuned evaluator) or
+    /// `default` (the embedded weights). In match, tournament and play it applies to `engine`
+    /// players without `eval=`. A file that cannot be used stops the program; without this
+    /// option, $OTHELLO_EVAL_FILE is tried and the embedded weights are the fallback.
     #[arg(long, global = true, value_name = "PATH|hand|default")]
     eval_file: Option<othello::eval::EvalChoice>,
+}
+
+/// `spec` with the global `--eval-file` choice, if it is an engine that names no evaluator.
+fn with_global_eval(spec: PlayerSpec, choice: Option<&othello::eval::EvalChoice>) -> PlayerSpec {
+    match (spec, choice) {
+        (PlayerSpec::Engine(mut settings), Some(choice))
+            if settings.eval == othello::eval::EvalChoice::Default =>
+        {
+            settings.eval = choice.clone();
+            PlayerSpec::Engine(settings)
+        }
+        (spec, _) => spec,
+    }
 }
 
 /// The environment variable naming a weight file when `--eval-file` is not given.
@@ -30,7 +43,9 @@ const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
 /// The evaluator to run with: `--eval-file` if given (an unusable file is an error), else
 /// `$OTHELLO_EVAL_FILE` (an unusable file is logged and the embedded weights are used), else
 /// the embedded weights.
-fn engine_eval(explicit: Option<&othello::eval::EvalChoice>) -> Result<othello::eval::EngineEval, String> {
+fn engine_eval(
+    explicit: Option<&othello::eval::EvalChoice>,
+) -> Result<othello::eval::EngineEval, String> {
     use othello::eval::{EngineEval, EvalChoice};
     if let Some(choice) = explicit {
         return choice
@@ -133,6 +148,21 @@ enum Command {
         /// Worker threads (default: all cores).
         #[arg(short = 'j', long)]
         threads: Option<usize>,
+    },
+    /// Score evaluators against the labels of the validation games of self-play data.
+    EvalError {
+        /// Data files written by `othello selfplay`.
+        #[arg(required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Evaluators to score: default, hand or a weight file (repeatable).
+        #[arg(long = "eval", default_values = ["default", "hand"])]
+        evals: Vec<othello::eval::EvalChoice>,
+        /// Fraction of games held out for validation (as given to `train`).
+        #[arg(long, default_value_t = 0.1)]
+        validation: f64,
+        /// Seed of the validation split (as given to `train`).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Fit pattern weights to self-play data and write a weight file.
     Train {
@@ -402,8 +432,8 @@ fn main() -> ExitCode {
             };
             let sprt = sprt.map(|s| Sprt { alpha, beta, ..s });
             let options = arena::MatchOptions {
-                a,
-                b,
+                a: with_global_eval(a, cli.eval_file.as_ref()),
+                b: with_global_eval(b, cli.eval_file.as_ref()),
                 pairs: pairs.or(games.map(|g| g.div_ceil(2))).unwrap_or(10),
                 config: SeriesConfig {
                     place: "othello match".to_string(),
@@ -431,7 +461,10 @@ fn main() -> ExitCode {
                 Err(e) => return fail(e),
             };
             let options = arena::TournamentOptions {
-                players,
+                players: players
+                    .into_iter()
+                    .map(|p| with_global_eval(p, cli.eval_file.as_ref()))
+                    .collect(),
                 pairs,
                 config: SeriesConfig {
                     place: "othello tournament".to_string(),
@@ -464,13 +497,7 @@ fn main() -> ExitCode {
             if !(hint_time.is_finite() && hint_time > 0.0 && hint_time < 1e6) {
                 return fail(format!("bad --hint-time {hint_time}"));
             }
-            // The global --eval-file also applies to an engine opponent that names none.
-            let mut opponent = opponent;
-            if let (PlayerSpec::Engine(settings), Some(choice)) = (&mut opponent, &cli.eval_file) {
-                if settings.eval == othello::eval::EvalChoice::Default {
-                    settings.eval = choice.clone();
-                }
-            }
+            let opponent = with_global_eval(opponent, cli.eval_file.as_ref());
             let mut player = match opponent.build() {
                 Ok(p) => p,
                 Err(e) => return fail(e.to_string()),
@@ -586,6 +613,27 @@ fn main() -> ExitCode {
             };
             match othello::learn::train::train_files(&data, &config, &path, &mut out) {
                 Ok(_) => Ok(()),
+                Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::EvalError {
+            data,
+            evals,
+            validation,
+            seed,
+        }) => {
+            let mut loaded = Vec::new();
+            for choice in &evals {
+                match choice.load() {
+                    Ok(e) => loaded.push((choice.to_string(), e)),
+                    Err(e) => return fail(format!("--eval {choice}: {e}")),
+                }
+            }
+            let run = othello::learn::train::load_samples(&data, &mut out).and_then(|(s, _)| {
+                othello::learn::error::report(&loaded, &s, seed, validation, &mut out)
+            });
+            match run {
+                Ok(()) => Ok(()),
                 Err(e) => return fail(e.to_string()),
             }
         }

@@ -366,8 +366,8 @@ pub fn play<R: BufRead, W: Write>(
                         writeln!(out, "  hint: you must pass")?;
                         continue;
                     }
-                    let searcher = hinter
-                        .get_or_insert_with(|| Searcher::new(options.hint_eval.clone(), 16));
+                    let searcher =
+                        hinter.get_or_insert_with(|| Searcher::new(options.hint_eval.clone(), 16));
                     let r = searcher.search(&pos.board, &options.hint_limits, &mut ());
                     writeln!(
                         out,

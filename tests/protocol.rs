@@ -596,7 +596,9 @@ fn set_eval_switches_the_evaluator_and_a_bad_file_changes_nothing() {
     assert_ne!(pattern, hand);
     let prefix = |l: &String| l.split(" (").next().unwrap().to_string();
 
-    let out = session(format!("{setboard}eval\nset eval hand\neval\nset eval default\neval\n"));
+    let out = session(format!(
+        "{setboard}eval\nset eval hand\neval\nset eval default\neval\n"
+    ));
     let evals: Vec<String> = out.iter().map(prefix).collect();
     assert_eq!(evals, [pattern.clone(), hand.clone(), pattern.clone()]);
 
@@ -622,7 +624,10 @@ fn set_eval_switches_the_evaluator_and_a_bad_file_changes_nothing() {
         allow_eval_files: false,
         ..options()
     };
-    let input = format!("{setboard}set eval {}\nset eval hand\neval\n", corrupt.display());
+    let input = format!(
+        "{setboard}set eval {}\nset eval hand\neval\n",
+        corrupt.display()
+    );
     run_sync(Cursor::new(input.into_bytes()), &mut output, options).unwrap();
     let out: Vec<String> = String::from_utf8(output)
         .unwrap()

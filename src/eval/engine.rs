@@ -157,7 +157,10 @@ mod tests {
 
     #[test]
     fn choices_parse_and_display() {
-        assert_eq!("default".parse::<EvalChoice>().unwrap(), EvalChoice::Default);
+        assert_eq!(
+            "default".parse::<EvalChoice>().unwrap(),
+            EvalChoice::Default
+        );
         assert_eq!(" HAND ".parse::<EvalChoice>().unwrap(), EvalChoice::Hand);
         let f = "weights/x.bin".parse::<EvalChoice>().unwrap();
         assert_eq!(f, EvalChoice::File(PathBuf::from("weights/x.bin")));

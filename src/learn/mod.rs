@@ -12,6 +12,9 @@
 //!    (preconditioned conjugate gradient), with a validation split and per-phase errors, and
 //!    write the weight file.
 //!
+//! 3. [`error`]: score evaluators (new weights, the hand-tuned evaluator) against the labels
+//!    of the validation games, band by band of empty squares.
+//!
 //! [`rng`] is the deterministic generator both use.
 
 use std::path::{Path, PathBuf};
@@ -21,6 +24,7 @@ use thiserror::Error;
 use crate::eval::pattern::WeightsError;
 
 pub mod data;
+pub mod error;
 pub mod rng;
 pub mod selfplay;
 pub mod train;

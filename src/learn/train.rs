@@ -524,14 +524,12 @@ pub fn format_report(report: &TrainReport) -> String {
     s
 }
 
-/// `othello train`: reads the data files, trains, writes the weight file to `out_path`, and
-/// prints progress and the per-phase report to `out`.
-pub fn train_files(
+/// Reads data files into samples, printing one line per file to `out`; returns the samples
+/// and the files' names. Games of different files become different groups.
+pub fn load_samples(
     paths: &[std::path::PathBuf],
-    config: &TrainConfig,
-    out_path: &std::path::Path,
     out: &mut dyn std::io::Write,
-) -> Result<TrainReport, LearnError> {
+) -> Result<(Vec<Sample>, Vec<String>), LearnError> {
     let mut samples = Vec::new();
     let mut names = Vec::new();
     for (k, path) in paths.iter().enumerate() {
@@ -560,6 +558,18 @@ pub fn train_files(
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         );
     }
+    Ok((samples, names))
+}
+
+/// `othello train`: reads the data files, trains, writes the weight file to `out_path`, and
+/// prints progress and the per-phase report to `out`.
+pub fn train_files(
+    paths: &[std::path::PathBuf],
+    config: &TrainConfig,
+    out_path: &std::path::Path,
+    out: &mut dyn std::io::Write,
+) -> Result<TrainReport, LearnError> {
+    let (samples, names) = load_samples(paths, out)?;
     let mut config = config.clone();
     if config.description.is_empty() {
         config.description = format!("data: {}", names.join(", "));

@@ -31,10 +31,10 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{EnginePlayer, EngineSettings};
-use crate::eval::EvalChoice;
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::arena::nboard::{EngineCommand, NboardPlayer};
+use crate::eval::EvalChoice;
 
 /// The deepest search a PAIP searcher spec may ask for. PAIP's searchers have no time limit, so
 /// deeper than this would not finish a game in reasonable time anyway.

@@ -10,8 +10,8 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::board::{ParseBoardError, Position};
-use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
 use crate::eval::EvalChoice;
+use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
 
 /// One line of input, parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -260,7 +260,8 @@ impl FromStr for Command {
                         a.end(Command::SetHash(mb))
                     }
                     "eval" => {
-                        let text = args("set eval").rest_of_line("a weight file, default or hand")?;
+                        let text =
+                            args("set eval").rest_of_line("a weight file, default or hand")?;
                         let Ok(choice) = text.parse::<EvalChoice>();
                         Ok(Command::SetEval(choice))
                     }
@@ -320,10 +321,15 @@ mod tests {
     fn extensions() {
         assert_eq!(parse("set threads 1"), Ok(Command::SetThreads(1)));
         assert_eq!(parse("set hash 16"), Ok(Command::SetHash(16)));
-        assert_eq!(parse("set eval hand"), Ok(Command::SetEval(EvalChoice::Hand)));
+        assert_eq!(
+            parse("set eval hand"),
+            Ok(Command::SetEval(EvalChoice::Hand))
+        );
         assert_eq!(
             parse("set eval weights/my file.bin"),
-            Ok(Command::SetEval(EvalChoice::File("weights/my file.bin".into())))
+            Ok(Command::SetEval(EvalChoice::File(
+                "weights/my file.bin".into()
+            )))
         );
         assert!(parse("set eval").is_err());
         assert_eq!(parse("perft 5"), Ok(Command::Perft(5)));

@@ -57,7 +57,11 @@ pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
         eval,
         ..EngineOptions::default()
     };
-    run(io::BufReader::new(io::stdin()), io::stdout().lock(), options)
+    run(
+        io::BufReader::new(io::stdin()),
+        io::stdout().lock(),
+        options,
+    )
 }
 
 /// The session loop: each line is parsed and executed in order; a line that cannot be used

@@ -282,6 +282,27 @@ impl<E: Evaluator> Searcher<E> {
         }
     }
 
+    /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
+    /// table with best moves, which the solver tries first (as a timed search does anyway
+    /// before it switches to solving). Silent: only the solve is reported.
+    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) {
+        let empties = board.empty_count();
+        if empties < PRESEARCH_MIN_EMPTIES {
+            return;
+        }
+        let (p, o) = (board.player(), board.opponent());
+        let mut prev = None;
+        for depth in 1..=empties - PRESEARCH_GAP {
+            let mut search = Midgame::new(&self.eval, &self.tt, stopper, *nodes);
+            let (score, _) = aspiration(&mut search, p, o, depth, prev);
+            *nodes += search.nodes;
+            if search.aborted() {
+                return;
+            }
+            prev = Some(score);
+        }
+    }
+
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
     pub fn solve(
         &mut self,
@@ -316,6 +337,7 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             SolveKind::Exact
         };
+        self.presearch(board, &mut stopper, &mut nodes);
         self.solve_phase(
             board,
             kind,
@@ -387,6 +409,11 @@ fn aspiration<E: Evaluator>(
         }
     }
 }
+
+/// Fewest empties at which [`Searcher::solve`] runs midgame iterations first.
+pub const PRESEARCH_MIN_EMPTIES: u32 = 18;
+/// Those iterations stop this many plies short of the end.
+pub const PRESEARCH_GAP: u32 = 10;
 
 /// How often (in nodes) the clock and the stop flag are read.
 pub const CHECK_INTERVAL_NODES: u64 = 1024;
