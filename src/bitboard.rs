@@ -120,6 +120,40 @@ pub fn symmetry_square(sq: Square, sym: u8) -> Square {
     Square::from_lowest_bit(symmetry(sq.bit(), sym))
 }
 
+/// Gathers the bits of `x` under `mask` into the low bits, lowest first (BMI2 `pext`).
+#[inline(always)]
+pub fn pext(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: this branch is compiled only when the whole build enables BMI2 (target-cpu
+        // in .cargo/config.toml), so the `pext` instruction exists on the target; it has no
+        // memory operands and no other preconditions.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_pext_u64(x, mask)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        pext_portable(x, mask)
+    }
+}
+
+/// Portable `pext`: the bits of `x` under `mask`, packed into the low bits in mask order.
+#[inline]
+pub fn pext_portable(x: u64, mask: u64) -> u64 {
+    let mut m = mask;
+    let mut out = 0u64;
+    let mut k = 0;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        out |= ((x & low != 0) as u64) << k;
+        k += 1;
+        m &= m - 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,7 @@ pub mod eval;
 pub mod flip;
 pub mod game;
 pub mod hash;
+pub mod last_flip;
 pub mod learn;
 pub mod movegen;
 pub mod obf;

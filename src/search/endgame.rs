@@ -25,6 +25,7 @@ use crate::eval::stability::stable_discs;
 use crate::eval::Evaluator;
 use crate::flip::flips;
 use crate::hash::hash_bits;
+use crate::last_flip::count_last_flips;
 use crate::movegen::moves;
 use crate::square::Square;
 
@@ -70,11 +71,11 @@ fn odd_quadrants(empty: u64) -> u64 {
 #[inline(always)]
 fn last1(player: u64, opponent: u64, sq: Square) -> i32 {
     let n = player.count_ones() as i32;
-    let f = flips(sq, player, opponent).count_ones() as i32;
+    let f = count_last_flips(sq, player) as i32;
     if f > 0 {
         return 2 * (n + f + 1) - 64;
     }
-    let f = flips(sq, opponent, player).count_ones() as i32;
+    let f = count_last_flips(sq, opponent) as i32;
     if f > 0 {
         return 2 * (n - f) - 64;
     }

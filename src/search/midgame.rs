@@ -16,7 +16,7 @@
 
 use crate::bitboard::{squares, CORNERS};
 use crate::board::{final_score, Board};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, MAX_SCORE};
 use crate::flip::flips;
 use crate::hash::hash_bits;
 use crate::movegen::moves;
@@ -103,6 +103,16 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         if depth == 0 {
             return self.evaluate(p, o);
         }
+        // No value lies outside ±MAX_SCORE (a 64-0 result), so a window reaching beyond it is
+        // narrowed: a maximal score then cuts at once instead of every sibling being searched
+        // for a better one. This matters in won-out positions, where the evaluation saturates.
+        if alpha >= MAX_SCORE {
+            return MAX_SCORE;
+        }
+        if beta <= -MAX_SCORE {
+            return -MAX_SCORE;
+        }
+        let beta = beta.min(MAX_SCORE);
         if depth == 1 {
             return self.depth_one(p, o, alpha, beta, passed);
         }

@@ -203,6 +203,7 @@ impl<E: Evaluator> Searcher<E> {
                     start,
                     &mut result,
                     observer,
+                    prev_score,
                 );
                 break;
             }
@@ -234,7 +235,9 @@ impl<E: Evaluator> Searcher<E> {
         result
     }
 
-    /// Runs the WLD and/or exact solve, updating `result` only with completed solves.
+    /// Runs the WLD or exact solve, updating `result` only with a completed solve. `guess` is
+    /// the last midgame score (centi-discs), if any: an exact solve searches a window of
+    /// ±[`SOLVE_ASPIRATION`] discs around it first.
     #[allow(clippy::too_many_arguments)]
     fn solve_phase(
         &mut self,
@@ -245,14 +248,25 @@ impl<E: Evaluator> Searcher<E> {
         start: Instant,
         result: &mut SearchResult,
         observer: &mut impl Observer,
+        guess: Option<i32>,
     ) {
         let (p, o) = (board.player(), board.opponent());
         let empties = board.empty_count();
-        let windows: &[(i32, i32)] = match kind {
-            SolveKind::Wld => &[(-1, 1)],
-            _ => &[(-64, 64)],
+        let wld = kind == SolveKind::Wld;
+        // An exact solve starts with a window around the midgame guess (in discs) and widens
+        // to the side it fails on.
+        let (mut alpha, mut beta) = match (wld, guess) {
+            (true, _) => (-1, 1),
+            (false, Some(g)) => {
+                let g = (g / 100).clamp(-64, 64);
+                (
+                    (g - SOLVE_ASPIRATION).max(-64),
+                    (g + SOLVE_ASPIRATION).min(64),
+                )
+            }
+            _ => (-64, 64),
         };
-        for &(alpha, beta) in windows {
+        loop {
             let t0 = Instant::now();
             let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
             let (score, best) = solver.solve_root(p, o, alpha, beta);
@@ -264,8 +278,16 @@ impl<E: Evaluator> Searcher<E> {
             if solver.aborted() {
                 return;
             }
+            if !wld && score <= alpha && alpha > -64 {
+                (alpha, beta) = (-64, score + 1);
+                continue;
+            }
+            if !wld && score >= beta && beta < 64 {
+                (alpha, beta) = (score - 1, 64);
+                continue;
+            }
             let best = best.map_or(result.best, Move::Place);
-            let value = if beta - alpha <= 2 {
+            let value = if wld {
                 Value::Wld(score.signum())
             } else {
                 Value::Exact(score)
@@ -279,16 +301,17 @@ impl<E: Evaluator> Searcher<E> {
                 elapsed: start.elapsed(),
             };
             observer.on_iteration(result);
+            return;
         }
     }
 
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
     /// before it switches to solving). Silent: only the solve is reported.
-    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) {
+    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) -> Option<i32> {
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
-            return;
+            return None;
         }
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
@@ -297,10 +320,11 @@ impl<E: Evaluator> Searcher<E> {
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
             if search.aborted() {
-                return;
+                return prev;
             }
             prev = Some(score);
         }
+        prev
     }
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
@@ -337,7 +361,7 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             SolveKind::Exact
         };
-        self.presearch(board, &mut stopper, &mut nodes);
+        let guess = self.presearch(board, &mut stopper, &mut nodes);
         self.solve_phase(
             board,
             kind,
@@ -346,6 +370,7 @@ impl<E: Evaluator> Searcher<E> {
             start,
             &mut result,
             observer,
+            guess,
         );
         result
     }
@@ -410,6 +435,8 @@ fn aspiration<E: Evaluator>(
     }
 }
 
+/// Half-width in discs of the first window of an exact solve around the midgame score.
+pub const SOLVE_ASPIRATION: i32 = 4;
 /// Fewest empties at which [`Searcher::solve`] runs midgame iterations first.
 pub const PRESEARCH_MIN_EMPTIES: u32 = 18;
 /// Those iterations stop this many plies short of the end.
