@@ -77,9 +77,9 @@ const fn build_lines() -> Lines {
         while line < 4 {
             // Row, column, diagonal (c - r constant), anti-diagonal (c + r constant).
             let mut mask = 0u64;
-            let mut s = 0;
+            let mut s = 0i32;
             while s < 64 {
-                let (sc, sr) = ((s % 8) as i32, (s / 8) as i32);
+                let (sc, sr) = (s % 8, s / 8);
                 let on = match line {
                     0 => sr == r,
                     1 => sc == c,
