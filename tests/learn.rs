@@ -403,3 +403,42 @@ fn training_on_selfplay_data_writes_a_loadable_weight_file() {
     assert!(othello::learn::train::train_files(&[data], &bad, &out, &mut Vec::new()).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn phases_without_data_copy_the_nearest_phase_with_data() {
+    // Positions with 20-40 empties only: with 4 phases (0: 60-45 empties, 1: 44-30, 2: 29-15,
+    // 3: 14-0), phases 0 and 3 get no data.
+    let phases = 4;
+    let boards: Vec<Board> = playout_positions(4_000, 40, 7)
+        .into_iter()
+        .filter(|b| (20..=40).contains(&b.empty_count()))
+        .collect();
+    let samples: Vec<Sample> = boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Sample {
+            board: *b,
+            label: (b.player().count_ones() as f64 - b.opponent().count_ones() as f64) / 2.0,
+            group: i as u32,
+        })
+        .collect();
+    let config = TrainConfig {
+        phases,
+        iterations: 30,
+        validation: 0.0,
+        threads: 1,
+        report_every: 10,
+        ..TrainConfig::default()
+    };
+    let mut lines = Vec::new();
+    let (eval, _) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
+    let w = eval.compact_weights();
+    let phase = |p: usize| &w[p * FEATURES_PER_PHASE..(p + 1) * FEATURES_PER_PHASE];
+    assert!(phase(1).iter().any(|&x| x != 0));
+    assert_eq!(phase(0), phase(1), "phase 0 copies phase 1");
+    assert_eq!(phase(3), phase(2), "phase 3 copies phase 2");
+    assert_ne!(phase(1), phase(2));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("phase 0 has no training positions")));
+}

@@ -296,6 +296,34 @@ pub fn phase_errors<'a>(
         .collect()
 }
 
+/// Phases that no training position falls in (with XOT openings, the first ones: games start
+/// at about 50 empties) get a copy of the nearest phase that has data (the later one on a tie).
+/// The regulariser alone would leave them a shrunken echo of their neighbour, which would make
+/// positions near the start look more even than they are.
+fn fill_empty_phases(w: &mut [f64], train: &[&Sample], phases: usize, log: &mut dyn FnMut(&str)) {
+    let mut has_data = vec![false; phases];
+    for s in train {
+        has_data[phase_of(s.board.empty_count(), phases)] = true;
+    }
+    for p in 0..phases {
+        if has_data[p] {
+            continue;
+        }
+        let source = (1..phases).find_map(|d| {
+            [p + d, p.wrapping_sub(d)]
+                .into_iter()
+                .find(|&q| q < phases && has_data[q])
+        });
+        if let Some(q) = source {
+            let f = FEATURES_PER_PHASE;
+            w.copy_within(q * f..(q + 1) * f, p * f);
+            log(&format!(
+                "phase {p} has no training positions: copied phase {q}"
+            ));
+        }
+    }
+}
+
 /// Whether a sample's group goes to the validation set.
 pub fn is_validation(group: u32, seed: u64, fraction: f64) -> bool {
     (mix(seed, group as u64) >> 11) as f64 / (1u64 << 53) as f64 <= fraction && fraction > 0.0
@@ -427,6 +455,8 @@ pub fn train(
             best_iteration = iterations;
         }
     }
+
+    fill_empty_phases(&mut best_w, &tr, phases, log);
 
     // Quantise to i16 weight units.
     let scale = WEIGHT_SCALE as f64;
