@@ -203,7 +203,6 @@ impl<E: Evaluator> Searcher<E> {
                     start,
                     &mut result,
                     observer,
-                    prev_score,
                 );
                 break;
             }
@@ -235,9 +234,7 @@ impl<E: Evaluator> Searcher<E> {
         result
     }
 
-    /// Runs the WLD or exact solve, updating `result` only with a completed solve. `guess` is
-    /// the last midgame score (centi-discs), if any: an exact solve searches a window of
-    /// ±[`SOLVE_ASPIRATION`] discs around it first.
+    /// Runs the WLD or exact solve, updating `result` only with a completed solve.
     #[allow(clippy::too_many_arguments)]
     fn solve_phase(
         &mut self,
@@ -248,70 +245,46 @@ impl<E: Evaluator> Searcher<E> {
         start: Instant,
         result: &mut SearchResult,
         observer: &mut impl Observer,
-        guess: Option<i32>,
     ) {
         let (p, o) = (board.player(), board.opponent());
         let empties = board.empty_count();
         let wld = kind == SolveKind::Wld;
-        // An exact solve starts with a window around the midgame guess (in discs) and widens
-        // to the side it fails on.
-        let (mut alpha, mut beta) = match (wld, guess) {
-            (true, _) => (-1, 1),
-            (false, Some(g)) => {
-                let g = (g / 100).clamp(-64, 64);
-                (
-                    (g - SOLVE_ASPIRATION).max(-64),
-                    (g + SOLVE_ASPIRATION).min(64),
-                )
-            }
-            _ => (-64, 64),
-        };
-        loop {
-            let t0 = Instant::now();
-            let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
-            let (score, best) = solver.solve_root(p, o, alpha, beta);
-            *nodes += solver.nodes;
-            let secs = t0.elapsed().as_secs_f64();
-            if solver.nodes > 1_000_000 && secs > 0.0 {
-                self.solver_nps = solver.nodes as f64 / secs;
-            }
-            if solver.aborted() {
-                return;
-            }
-            if !wld && score <= alpha && alpha > -64 {
-                (alpha, beta) = (-64, score + 1);
-                continue;
-            }
-            if !wld && score >= beta && beta < 64 {
-                (alpha, beta) = (score - 1, 64);
-                continue;
-            }
-            let best = best.map_or(result.best, Move::Place);
-            let value = if wld {
-                Value::Wld(score.signum())
-            } else {
-                Value::Exact(score)
-            };
-            *result = SearchResult {
-                best,
-                value,
-                depth: empties,
-                pv: self.principal_variation(board, best),
-                nodes: *nodes,
-                elapsed: start.elapsed(),
-            };
-            observer.on_iteration(result);
+        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
+        let t0 = Instant::now();
+        let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
+        let (score, best) = solver.solve_root(p, o, alpha, beta);
+        *nodes += solver.nodes;
+        let secs = t0.elapsed().as_secs_f64();
+        if solver.nodes > 1_000_000 && secs > 0.0 {
+            self.solver_nps = solver.nodes as f64 / secs;
+        }
+        if solver.aborted() {
             return;
         }
+        let best = best.map_or(result.best, Move::Place);
+        let value = if wld {
+            Value::Wld(score.signum())
+        } else {
+            Value::Exact(score)
+        };
+        *result = SearchResult {
+            best,
+            value,
+            depth: empties,
+            pv: self.principal_variation(board, best),
+            nodes: *nodes,
+            elapsed: start.elapsed(),
+        };
+        observer.on_iteration(result);
     }
 
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
     /// before it switches to solving). Silent: only the solve is reported.
-    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) -> Option<i32> {
+    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) {
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
-            return None;
+            return;
         }
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
@@ -320,11 +293,10 @@ impl<E: Evaluator> Searcher<E> {
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
             if search.aborted() {
-                return prev;
+                return;
             }
             prev = Some(score);
         }
-        prev
     }
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
@@ -361,7 +333,7 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             SolveKind::Exact
         };
-        let guess = self.presearch(board, &mut stopper, &mut nodes);
+        self.presearch(board, &mut stopper, &mut nodes);
         self.solve_phase(
             board,
             kind,
@@ -370,7 +342,6 @@ impl<E: Evaluator> Searcher<E> {
             start,
             &mut result,
             observer,
-            guess,
         );
         result
     }
@@ -435,12 +406,10 @@ fn aspiration<E: Evaluator>(
     }
 }
 
-/// Half-width in discs of the first window of an exact solve around the midgame score.
-pub const SOLVE_ASPIRATION: i32 = 4;
 /// Fewest empties at which [`Searcher::solve`] runs midgame iterations first.
-pub const PRESEARCH_MIN_EMPTIES: u32 = 18;
+pub const PRESEARCH_MIN_EMPTIES: u32 = 20;
 /// Those iterations stop this many plies short of the end.
-pub const PRESEARCH_GAP: u32 = 10;
+pub const PRESEARCH_GAP: u32 = 14;
 
 /// How often (in nodes) the clock and the stop flag are read.
 pub const CHECK_INTERVAL_NODES: u64 = 1024;
