@@ -139,6 +139,11 @@ enum Command {
         /// Probability of a random move instead of the solver's, inside the exact zone only.
         #[arg(long, default_value_t = 0.05)]
         epsilon: f64,
+        /// Instead of playing: write the opening positions of this file's games (made before
+        /// openings were recorded, with the same --seed and --random-plies) to OUT, labelled
+        /// with each game's result.
+        #[arg(long, value_name = "DATA")]
+        openings_of: Option<std::path::PathBuf>,
         /// Label earlier positions by a search of this depth instead of the game result.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
         label_depth: Option<u32>,
@@ -556,6 +561,7 @@ fn main() -> ExitCode {
             random_plies,
             epsilon,
             label_depth,
+            openings_of,
             hash,
             threads,
         }) => {
@@ -572,6 +578,17 @@ fn main() -> ExitCode {
                 threads: threads.unwrap_or_else(default_threads),
                 eval,
             };
+            if let Some(data) = openings_of {
+                use std::io::Write;
+                return match othello::learn::selfplay::write_opening_records(&config, &data, &path)
+                {
+                    Ok(n) => {
+                        let _ = writeln!(out, "{}: {n} opening positions written", path.display());
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(e.to_string()),
+                };
+            }
             match run_selfplay(&config, &path, true) {
                 Ok(s) => {
                     use std::io::Write;

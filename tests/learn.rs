@@ -161,8 +161,10 @@ fn selfplay_labels_are_exact_where_solved_and_the_game_result_before() {
         assert!(recs.len() > 30, "a game from 52 empties has many positions");
         assert!(recs.last().unwrap().last);
         assert!(recs[..recs.len() - 1].iter().all(|r| !r.last));
-        // The first position is the XOT opening plus two random plies: 50 empties.
-        assert_eq!(recs[0].board.empty_count(), 50);
+        // The game's records start at the start position: the XOT line (8 plies) and the two
+        // random plies are recorded too, then the game proper from 50 empties.
+        assert_eq!(recs[0].board, Board::start());
+        assert_eq!(recs[10].board.empty_count(), 50);
         let first_exact = recs
             .iter()
             .position(|r| r.kind == LabelKind::Exact)
@@ -441,4 +443,24 @@ fn phases_without_data_copy_the_nearest_phase_with_data() {
     assert!(lines
         .iter()
         .any(|l| l.contains("phase 0 has no training positions")));
+}
+
+#[test]
+fn opening_records_of_older_data_are_the_openings_self_play_now_records() {
+    use othello::learn::selfplay::opening_records;
+    let config = small_config(4, 1);
+    let mut searcher = Searcher::new(config.eval.clone(), 1);
+    for game in 0..4 {
+        let recs = play_game(&config, game, &mut searcher);
+        // Data as it was before openings were recorded: from 50 empties on.
+        let split = recs
+            .iter()
+            .position(|r| r.board.empty_count() <= 50)
+            .unwrap();
+        let (opening, rest) = recs.split_at(split);
+        assert_eq!(opening.len(), 10);
+        let mut want = opening.to_vec();
+        want.last_mut().unwrap().last = true;
+        assert_eq!(opening_records(&config, rest), want);
+    }
 }

@@ -14,7 +14,9 @@
 //!    ([`Searcher::solve`]) and labelled with the exact score ([`LabelKind::Exact`]); the game
 //!    goes on with the solver's best move, or a uniformly random one with probability
 //!    `epsilon`, so the endgame positions vary too.
-//! 4. Positions before that are labelled ([`LabelKind::GameResult`]) with the exact value of the
+//! 4. Positions before that, the opening's included (from the start position on, so that the
+//!    first phases have data too; the random plies make those labels a little noisier), are
+//!    labelled ([`LabelKind::GameResult`]) with the exact value of the
 //!    game's first position at or below `exact_empties` empties: the final result of the game as
 //!    played so far and then finished perfectly, from the labelled position's side to move. (If
 //!    the game ends earlier, the final score.) With `label_depth = Some(d)` they are labelled
@@ -111,6 +113,35 @@ fn label_of(value: Value) -> (i16, LabelKind) {
     }
 }
 
+/// The opening of game `index` (step 1 of the module documentation): the positions from the
+/// start through the XOT line and the random plies at which the side to move had a legal move,
+/// the position the game proper starts from, and the generator in the state the game goes on
+/// with.
+fn opening(config: &SelfplayConfig, index: u32) -> (Vec<(Board, Color)>, Position, Rng) {
+    let mut rng = Rng::new(mix(config.seed, index as u64));
+    let list = openings();
+    let line = list[rng.below(list.len() as u64) as usize];
+    let mut pos = Position::start();
+    let mut before = Vec::new();
+    for mv in crate::xot::parse_moves(line).expect("bundled XOT lines are well formed") {
+        before.push((pos.board, pos.side));
+        pos = pos.try_play(mv).expect("bundled XOT lines are legal");
+    }
+    for _ in 0..config.random_plies {
+        if pos.board.is_game_over() {
+            break;
+        }
+        if pos.board.moves() != 0 {
+            before.push((pos.board, pos.side));
+        }
+        let mv = random_move(&pos.board, &mut rng);
+        pos = pos
+            .try_play(mv)
+            .expect("a random legal move or a forced pass");
+    }
+    (before, pos, rng)
+}
+
 /// Plays game `index` of the run and returns its labelled positions (see the module
 /// documentation). `searcher` is cleared first.
 pub fn play_game(
@@ -118,23 +149,11 @@ pub fn play_game(
     index: u32,
     searcher: &mut Searcher<EngineEval>,
 ) -> Vec<Record> {
-    let mut rng = Rng::new(mix(config.seed, index as u64));
-    let list = openings();
-    let line = list[rng.below(list.len() as u64) as usize];
-    let mut pos: Position = crate::xot::position_after(line).expect("bundled XOT lines are legal");
+    let (before, mut pos, mut rng) = opening(config, index);
     searcher.clear();
-    for _ in 0..config.random_plies {
-        if pos.board.is_game_over() {
-            break;
-        }
-        let mv = random_move(&pos.board, &mut rng);
-        pos = pos
-            .try_play(mv)
-            .expect("a random legal move or a forced pass");
-    }
     // Position, colour to move, label if already known.
     type Pending = (Board, Color, Option<(i16, LabelKind)>);
-    let mut records: Vec<Pending> = Vec::new();
+    let mut records: Vec<Pending> = before.into_iter().map(|(b, c)| (b, c, None)).collect();
     // The exact value of the first position at or below exact_empties, and its side to move.
     let mut anchor: Option<(Color, i32)> = None;
     loop {
@@ -210,6 +229,74 @@ pub fn play_game(
             }
         })
         .collect()
+}
+
+/// The opening records of every complete game of `data` (a file written by self-play with
+/// `config`'s seed and random plies, before opening positions were recorded): each position
+/// of the game's opening ([`opening`]) labelled with the game's result
+/// ([`LabelKind::GameResult`], taken from the game's first record, which carries that result
+/// when the game did not start inside the exact zone; other games are skipped). Returns the
+/// records, game by game, each game's last one flagged.
+pub fn opening_records(config: &SelfplayConfig, data: &[Record]) -> Vec<Record> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < data.len() {
+        let first = &data[k];
+        while k < data.len() && !data[k].last {
+            k += 1;
+        }
+        k += 1;
+        if first.kind != LabelKind::GameResult {
+            continue;
+        }
+        let (before, _, _) = opening(config, first.game);
+        let n = before.len();
+        for (i, (board, side)) in before.into_iter().enumerate() {
+            let label = if side == first.side {
+                first.label
+            } else {
+                first.label.saturating_neg()
+            };
+            out.push(Record {
+                board,
+                side,
+                game: first.game,
+                label,
+                kind: LabelKind::GameResult,
+                last: i + 1 == n,
+            });
+        }
+    }
+    out
+}
+
+/// `othello selfplay --openings-of DATA`: writes the opening records of `data`'s games (see
+/// [`opening_records`]) to a new file `path` with the same seed. Returns how many.
+pub fn write_opening_records(
+    config: &SelfplayConfig,
+    data: &Path,
+    path: &Path,
+) -> Result<usize, LearnError> {
+    let file = super::data::read_records(data)?;
+    if file.seed != config.seed {
+        return Err(LearnError::Config(format!(
+            "{} was made with seed {}, not {}",
+            data.display(),
+            file.seed,
+            config.seed
+        )));
+    }
+    if path.exists() {
+        return Err(LearnError::Config(format!(
+            "{} exists; opening records go to a new file",
+            path.display()
+        )));
+    }
+    let records = opening_records(config, &file.records);
+    let mut bytes = super::data::header_bytes(config.seed).to_vec();
+    bytes.extend_from_slice(&game_bytes(&records));
+    std::fs::write(path, bytes).map_err(|e| LearnError::io(path, e))?;
+    Ok(records.len())
 }
 
 /// What a self-play run did.
