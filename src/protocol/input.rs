@@ -163,6 +163,8 @@ pub struct ThreadedInput {
     rx: Receiver<Input>,
     queue: VecDeque<Input>,
     gate: Arc<Mutex<()>>,
+    /// The end of input has been handed out (the reader thread may not have exited yet).
+    closed: bool,
 }
 
 impl ThreadedInput {
@@ -203,20 +205,28 @@ impl ThreadedInput {
             rx,
             queue: VecDeque::new(),
             gate,
+            closed: false,
         })
     }
 }
 
 impl LineSource for ThreadedInput {
     fn next_input(&mut self) -> Input {
-        if let Some(input) = self.queue.pop_front() {
-            return input;
+        let input = match self.queue.pop_front() {
+            Some(input) => input,
+            None => self.rx.recv().unwrap_or(Input::Eof),
+        };
+        if matches!(input, Input::Eof) {
+            self.closed = true;
         }
-        self.rx.recv().unwrap_or(Input::Eof)
+        input
     }
 
     fn has_pending(&mut self) -> bool {
-        if !self.queue.is_empty() {
+        // After the end of input, every check is news: nothing more will come, and the reader
+        // thread may still be between sending the end and exiting (so the channel is not yet
+        // seen as disconnected).
+        if self.closed || !self.queue.is_empty() {
             return true;
         }
         match self.rx.try_recv() {
