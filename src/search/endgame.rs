@@ -9,13 +9,22 @@
 //!   with per-line tables ([`crate::last_flip`]). With 4 empties the squares are tried in
 //!   parity order: squares in a quadrant with an odd number of empties first (the player who
 //!   moves last in a region usually gains there), C- and X-squares last within each group.
-//! - **5 to [`SHALLOW_MAX`] empties**: null-window search with the same ordering, no hashing.
-//! - **More empties**: null-window search with the transposition table, a stability cut-off
-//!   (the opponent's stable discs bound the score from above; see
-//!   [`crate::eval::stability`]) and fastest-first ordering
-//!   (moves leaving the opponent the fewest replies first, as in Zebra), after the table's move.
+//! - **5 to [`SHALLOW_MAX`] empties**: null-window search with the same ordering and the
+//!   stability cut-off below, no hashing.
+//! - **Up to [`LEAF_MAX`] empties**: null-window search with a small cache-resident table of
+//!   bounds ([`super::leaf_table`]); a probe of the big table there would mostly be a cache miss.
+//! - **More empties**: null-window search with the transposition table, enhanced
+//!   transposition cut-offs, and ordering by fastest-first (moves leaving the opponent the
+//!   fewest replies first, as in Zebra) plus the evaluation, after the table's move.
+//! - Every null-window node above 4 empties tries the **stability cut-off**: the opponent's
+//!   stable discs bound the score from above (see [`crate::eval::stability`]).
 //! - **Principal variation** nodes (the root and the first line) use PVS: a full window for the
 //!   first move, null windows for the rest, and a re-search when one fails high.
+//!
+//! **Root.** With a first guess (from a midgame search), the value is found by MTD(f): a short
+//! series of null-window searches ([`Solver::solve_root_mtd`]). A solver in a *selective pass*
+//! ([`Solver::set_selectivity`]) also applies ProbCut (see [`super::probcut`]); its results are
+//! estimates, stored as such, that order the moves of the exact pass that follows.
 //!
 //! A win/loss/draw solve is the same search with the window (-1, 1). Scores are in discs from
 //! the side to move's view, standard scoring (empties go to the winner).
@@ -30,12 +39,20 @@ use crate::last_flip::count_last_flips;
 use crate::movegen::moves;
 use crate::square::Square;
 
+use super::leaf_table::LeafTable;
+use super::midgame::Midgame;
 use super::order::{pick, Candidate, MoveList, MAX_MOVES};
+use super::probcut::{shallow_depth, sigma, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
 use super::Stopper;
 
 /// Highest number of empties searched without the transposition table.
-pub const SHALLOW_MAX: u32 = 7;
+pub const SHALLOW_MAX: u32 = 6;
+/// Highest number of empties at which null-window nodes use the small [`LeafTable`] instead of
+/// the main transposition table.
+pub const LEAF_MAX: u32 = 9;
+// Leaf-table bounds are exact, so ProbCut must never cut below them.
+const _: () = assert!(LEAF_MAX < PROBCUT_MIN_EMPTIES);
 /// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 12;
 /// Empties from which move ordering adds the evaluation of the position after each move.
@@ -96,8 +113,14 @@ pub struct Solver<'a, E: Evaluator> {
     eval: &'a E,
     tt: &'a TranspositionTable,
     stopper: &'a mut Stopper,
-    /// Nodes visited so far.
+    /// Nodes visited so far (including the shallow searches of ProbCut).
     pub nodes: u64,
+    /// `Some` in a selective pass (see [`super::probcut`]), `None` in an exact search.
+    selectivity: Option<Selectivity>,
+    /// Empties at the root of the current search: ProbCut never cuts the root itself.
+    root_empties: u32,
+    /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
+    leaf: LeafTable,
 }
 
 impl<'a, E: Evaluator> Solver<'a, E> {
@@ -117,7 +140,16 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             tt,
             stopper,
             nodes: 0,
+            selectivity: None,
+            root_empties: 0,
+            leaf: LeafTable::new(),
         }
+    }
+
+    /// Makes this a selective pass with ProbCut at `selectivity` (or an exact search again with
+    /// `None`). A selective pass's scores are estimates, stored in the table as such.
+    pub fn set_selectivity(&mut self, selectivity: Option<Selectivity>) {
+        self.selectivity = selectivity;
     }
 
     /// Whether the search was stopped early (then every score it returned is meaningless).
@@ -152,6 +184,53 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         // Small positions are not stored; find the move by re-checking each one.
         let best = best.or_else(|| self.best_move_by_scan(player, opponent, score));
         (score, best)
+    }
+
+    /// The exact value and a best move at the root by a sequence of null-window searches that
+    /// converge on the value from `guess` (MTD(f); Plaat, Schaeffer, Pijls and de Bruin, 1996).
+    ///
+    /// Exact scores are always even, so each null window tests "is the value at least `t`?"
+    /// for an even `t`, and the fail-soft result tightens the bracket `lo..=hi` to the value.
+    /// With a good guess this takes two or three passes, each much cheaper than a wide-window
+    /// search: all nodes are null-window nodes, so nothing is ever re-searched within a pass,
+    /// and each pass reuses the table's moves from the last.
+    pub fn solve_root_mtd(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        guess: i32,
+    ) -> (i32, Option<Square>) {
+        let empties = (!(player | opponent)).count_ones();
+        let (mut lo, mut hi) = (-64, 64);
+        let mut g = (guess.clamp(-64, 64) / 2) * 2;
+        let mut best = None;
+        let key = hash_bits(player, opponent);
+        self.root_empties = empties;
+        while lo < hi {
+            let t = g.clamp(lo + 2, hi);
+            let r = self.nws(player, opponent, t - 1, empties, false);
+            if self.aborted() {
+                return (0, None);
+            }
+            log::debug!(
+                "solve pass {:?}: value >= {t}? {r} ({} nodes)",
+                self.selectivity.map(|s| s.t),
+                self.nodes
+            );
+            // Exact scores are even; ProbCut's bounds (in a selective pass) may be odd.
+            if r >= t {
+                lo = r + (r & 1);
+                best = self.tt.probe(key).and_then(|e| e.best);
+                g = lo;
+            } else {
+                hi = r - (r & 1);
+                g = hi;
+            }
+        }
+        let legal = moves(player, opponent);
+        let best = best.filter(|b| legal & b.bit() != 0);
+        let best = best.or_else(|| self.best_move_by_scan(player, opponent, lo));
+        (lo, best)
     }
 
     /// A move achieving `score` (exactly, or at least a bound as good), found by null windows.
@@ -283,14 +362,35 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         if let Some(v) = stability_cutoff(p, o, alpha) {
             return v;
         }
-        let key = hash_bits(p, o);
+        let near_leaves = n <= LEAF_MAX;
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        if near_leaves {
+            if let Some(e) = self.leaf.probe(p, o) {
+                if e.lower > alpha {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                tt_move = e.best;
+            }
+        }
+        let key = if near_leaves { 0 } else { hash_bits(p, o) };
+        if let Some(e) = (!near_leaves).then(|| self.tt.probe(key)).flatten() {
             tt_move = e.best;
-            if e.is_solved() {
+            // A selective pass may also take the estimates of earlier selective passes.
+            let usable = e.is_solved() || (self.selectivity.is_some() && e.depth as u32 >= n);
+            if usable {
                 let s = e.score as i32 / 100;
                 if e.bound.cuts(s, alpha, alpha + 1) {
                     return s;
+                }
+            }
+        }
+        if let Some(sel) = self.selectivity {
+            if n >= PROBCUT_MIN_EMPTIES && n < self.root_empties {
+                if let Some(v) = self.probcut(p, o, alpha, n, sel) {
+                    return v;
                 }
             }
         }
@@ -331,7 +431,11 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 }
             }
         }
-        self.store(key, best, alpha, alpha + 1, n, best_sq);
+        if near_leaves {
+            self.leaf.store(p, o, alpha, best, best_sq);
+        } else {
+            self.store(key, best, alpha, alpha + 1, n, best_sq);
+        }
         best
     }
 
@@ -341,6 +445,9 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             return self.small_exact(p, o, alpha, alpha + 1, n, passed);
         }
         self.nodes += 1;
+        if let Some(v) = stability_cutoff(p, o, alpha) {
+            return v;
+        }
         let mv = moves(p, o);
         if mv == 0 {
             if passed {
@@ -561,6 +668,10 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         for sq in squares(mv) {
             let f = flips(sq, p, o);
             let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
+            if n > SHALLOW_MAX + 1 && n <= LEAF_MAX + 1 {
+                // The child will probe the leaf table: start loading its slot now.
+                self.leaf.prefetch(cp, co);
+            }
             let replies = moves(cp, co);
             let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
@@ -607,11 +718,57 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         best
     }
 
+    /// ProbCut at a null-window node of a selective pass: `Some(bound)` when a shallow search
+    /// predicts, with `sel.t` sigmas to spare, that the value is above `alpha` (returns
+    /// `alpha + 1`) or at most `alpha` (returns `alpha`).
+    ///
+    /// Each side is tried only when the static evaluation already leans that way, which
+    /// saves most of the shallow searches that could not succeed.
+    fn probcut(&mut self, p: u64, o: u64, alpha: i32, n: u32, sel: Selectivity) -> Option<i32> {
+        let depth = shallow_depth(n);
+        let margin = (sel.t * sigma(n, depth) * 100.0) as i32;
+        let beta = alpha + 1;
+        let static_value = self.eval.evaluate(&Board::from_bits_unchecked(p, o));
+        let high = beta * 100 + margin;
+        if high < 6400
+            && static_value >= beta * 100
+            && self.shallow_search(p, o, high - 1, depth) >= high
+        {
+            return Some(beta);
+        }
+        let low = alpha * 100 - margin;
+        if low > -6400
+            && static_value <= alpha * 100
+            && self.shallow_search(p, o, low, depth) <= low
+        {
+            return Some(alpha);
+        }
+        None
+    }
+
+    /// A null-window midgame search (`alpha`, `alpha + 1`) in centi-discs, sharing this
+    /// solver's table, stop condition and node count.
+    fn shallow_search(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
+        let mark = self.stopper.mark();
+        let used = mark.used() + self.nodes;
+        let mut search = Midgame::new(self.eval, self.tt, self.stopper, used);
+        let v = search.pvs(p, o, alpha, alpha + 1, depth, false);
+        self.nodes += search.nodes;
+        self.stopper.restore(mark);
+        v
+    }
+
     #[inline]
     fn store(&self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
         let bound = Bound::from_window(best, alpha, beta);
-        self.tt
-            .store(key, (best * 100) as i16, bound, SOLVED_DEPTH + n as u8, sq);
+        // A selective pass's result is only an estimate: stored as a search of depth `n`, it
+        // gives its move to the exact pass but no cut-off.
+        let depth = if self.selectivity.is_some() {
+            n as u8
+        } else {
+            SOLVED_DEPTH + n as u8
+        };
+        self.tt.store(key, (best * 100) as i16, bound, depth, sq);
     }
 }
 
@@ -699,6 +856,67 @@ mod tests {
                 assert!(solver.nws(p, o, want - 1, empties, false) > want - 1);
                 assert!(solver.nws(p, o, want, empties, false) <= want);
             }
+        }
+    }
+
+    /// The value after `sq`, solved from scratch with a full window.
+    fn value_after(p: u64, o: u64, sq: Square) -> i32 {
+        let f = flips(sq, p, o);
+        let tt = TranspositionTable::new(1);
+        let eval = HandEval::new();
+        let mut stopper = Stopper::unlimited();
+        let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+        -solver.solve(o ^ f, p ^ f ^ sq.bit(), -64, 64)
+    }
+
+    #[test]
+    fn mtd_from_any_guess_finds_the_value_and_a_move_achieving_it() {
+        let eval = HandEval::new();
+        for (k, b) in random_positions(13, 6, 0xBEEF).into_iter().enumerate() {
+            let (p, o) = (b.player(), b.opponent());
+            if moves(p, o) == 0 {
+                continue;
+            }
+            let tt = TranspositionTable::new(1);
+            let mut stopper = Stopper::unlimited();
+            let want = Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64);
+            for guess in [-64, -9, 0, 7, want, 64] {
+                let tt = TranspositionTable::new(1);
+                let mut stopper = Stopper::unlimited();
+                let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+                let (v, best) = solver.solve_root_mtd(p, o, guess);
+                assert_eq!(v, want, "position {k}, guess {guess}");
+                let best = best.expect("a legal move");
+                assert_eq!(value_after(p, o, best), want, "position {k}: {best}");
+            }
+        }
+    }
+
+    #[test]
+    fn selective_passes_leave_the_exact_pass_exact() {
+        let eval = HandEval::new();
+        let empties = PROBCUT_MIN_EMPTIES + 3;
+        for (k, b) in random_positions(empties, 4, 0xFACE).into_iter().enumerate() {
+            let (p, o) = (b.player(), b.opponent());
+            if moves(p, o) == 0 {
+                continue;
+            }
+            let tt = TranspositionTable::new(4);
+            let mut stopper = Stopper::unlimited();
+            let want = Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64);
+            // One table through selective passes at every level, then the exact pass.
+            let tt = TranspositionTable::new(4);
+            let mut stopper = Stopper::unlimited();
+            let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+            let mut guess = 0;
+            for sel in super::super::probcut::LEVELS {
+                solver.set_selectivity(Some(sel));
+                guess = solver.solve_root_mtd(p, o, guess).0;
+            }
+            solver.set_selectivity(None);
+            let (v, best) = solver.solve_root_mtd(p, o, guess);
+            assert_eq!(v, want, "position {k}");
+            assert_eq!(value_after(p, o, best.unwrap()), want, "position {k}");
         }
     }
 

@@ -4,8 +4,10 @@
 //! caller (protocol, command line, match driver) decides what to show.
 
 pub mod endgame;
+pub mod leaf_table;
 pub mod midgame;
 pub mod order;
+pub mod probcut;
 pub mod time;
 pub mod tt;
 
@@ -20,6 +22,7 @@ use crate::square::Square;
 
 use endgame::Solver;
 use midgame::{Midgame, INF};
+use probcut::schedule;
 pub use time::{Budget, Clock, Limits, SolveKind};
 use tt::TranspositionTable;
 
@@ -198,6 +201,7 @@ impl<E: Evaluator> Searcher<E> {
                 self.solve_phase(
                     board,
                     kind,
+                    prev_score,
                     &mut stopper,
                     &mut nodes,
                     start,
@@ -240,6 +244,7 @@ impl<E: Evaluator> Searcher<E> {
         &mut self,
         board: &Board,
         kind: SolveKind,
+        guess: Option<i32>,
         stopper: &mut Stopper,
         nodes: &mut u64,
         start: Instant,
@@ -252,7 +257,23 @@ impl<E: Evaluator> Searcher<E> {
         let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
         let t0 = Instant::now();
         let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
-        let (score, best) = solver.solve_root(p, o, alpha, beta);
+        // The midgame guess is in centi-discs; exact scores are even numbers of discs.
+        let mut guess = guess.map(|g| (g + 100 * g.signum()) / 200 * 2);
+        if !wld {
+            for &sel in schedule(empties) {
+                solver.set_selectivity(Some(sel));
+                let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0));
+                if solver.aborted() {
+                    break;
+                }
+                guess = Some(v);
+            }
+            solver.set_selectivity(None);
+        }
+        let (score, best) = match guess {
+            Some(g) if !wld && !solver.aborted() => solver.solve_root_mtd(p, o, g),
+            _ => solver.solve_root(p, o, alpha, beta),
+        };
         *nodes += solver.nodes;
         let secs = t0.elapsed().as_secs_f64();
         if solver.nodes > 1_000_000 && secs > 0.0 {
@@ -281,10 +302,10 @@ impl<E: Evaluator> Searcher<E> {
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
     /// before it switches to solving). Silent: only the solve is reported.
-    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) {
+    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) -> Option<i32> {
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
-            return;
+            return None;
         }
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
@@ -293,10 +314,11 @@ impl<E: Evaluator> Searcher<E> {
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
             if search.aborted() {
-                return;
+                return None;
             }
             prev = Some(score);
         }
+        prev
     }
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
@@ -333,10 +355,11 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             SolveKind::Exact
         };
-        self.presearch(board, &mut stopper, &mut nodes);
+        let guess = self.presearch(board, &mut stopper, &mut nodes);
         self.solve_phase(
             board,
             kind,
+            guess,
             &mut stopper,
             &mut nodes,
             start,
@@ -427,6 +450,20 @@ pub struct Stopper {
     stopped: bool,
 }
 
+/// A saved check schedule of a [`Stopper`] (see [`Stopper::mark`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StopperMark {
+    offset: u64,
+    next_check: u64,
+}
+
+impl StopperMark {
+    /// Nodes spent by earlier searchers when the mark was taken.
+    pub fn used(&self) -> u64 {
+        self.offset
+    }
+}
+
 impl Stopper {
     /// A stopper that never stops.
     pub fn unlimited() -> Stopper {
@@ -483,6 +520,22 @@ impl Stopper {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// The current check schedule, to [`restore`](Self::restore) after a nested search that
+    /// rebased this stopper.
+    pub fn mark(&self) -> StopperMark {
+        StopperMark {
+            offset: self.offset,
+            next_check: self.next_check,
+        }
+    }
+
+    /// Returns to the check schedule saved by [`mark`](Self::mark). A stop decided meanwhile
+    /// stays decided.
+    pub fn restore(&mut self, mark: StopperMark) {
+        self.offset = mark.offset;
+        self.next_check = mark.next_check;
     }
 
     /// Whether a stop has been decided.
