@@ -364,6 +364,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         }
         let near_leaves = n <= LEAF_MAX;
         let mut tt_move = None;
+        let mut key = 0;
         if near_leaves {
             if let Some(e) = self.leaf.probe(p, o) {
                 if e.lower > alpha {
@@ -374,16 +375,17 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 }
                 tt_move = e.best;
             }
-        }
-        let key = if near_leaves { 0 } else { hash_bits(p, o) };
-        if let Some(e) = (!near_leaves).then(|| self.tt.probe(key)).flatten() {
-            tt_move = e.best;
-            // A selective pass may also take the estimates of earlier selective passes.
-            let usable = e.is_solved() || (self.selectivity.is_some() && e.depth as u32 >= n);
-            if usable {
-                let s = e.score as i32 / 100;
-                if e.bound.cuts(s, alpha, alpha + 1) {
-                    return s;
+        } else {
+            key = hash_bits(p, o);
+            if let Some(e) = self.tt.probe(key) {
+                tt_move = e.best;
+                // A selective pass may also take the estimates of earlier selective passes.
+                let usable = e.is_solved() || (self.selectivity.is_some() && e.depth as u32 >= n);
+                if usable {
+                    let s = e.score as i32 / 100;
+                    if e.bound.cuts(s, alpha, alpha + 1) {
+                        return s;
+                    }
                 }
             }
         }
@@ -859,14 +861,18 @@ mod tests {
         }
     }
 
-    /// The value after `sq`, solved from scratch with a full window.
-    fn value_after(p: u64, o: u64, sq: Square) -> i32 {
-        let f = flips(sq, p, o);
+    /// The value of (`p`, `o`), solved with a full window from a fresh table.
+    fn fresh_value(p: u64, o: u64) -> i32 {
         let tt = TranspositionTable::new(1);
         let eval = HandEval::new();
         let mut stopper = Stopper::unlimited();
-        let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
-        -solver.solve(o ^ f, p ^ f ^ sq.bit(), -64, 64)
+        Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64)
+    }
+
+    /// The value after `sq`, for the side playing it.
+    fn value_after(p: u64, o: u64, sq: Square) -> i32 {
+        let f = flips(sq, p, o);
+        -fresh_value(o ^ f, p ^ f ^ sq.bit())
     }
 
     #[test]
@@ -877,9 +883,7 @@ mod tests {
             if moves(p, o) == 0 {
                 continue;
             }
-            let tt = TranspositionTable::new(1);
-            let mut stopper = Stopper::unlimited();
-            let want = Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64);
+            let want = fresh_value(p, o);
             for guess in [-64, -9, 0, 7, want, 64] {
                 let tt = TranspositionTable::new(1);
                 let mut stopper = Stopper::unlimited();
@@ -901,9 +905,7 @@ mod tests {
             if moves(p, o) == 0 {
                 continue;
             }
-            let tt = TranspositionTable::new(4);
-            let mut stopper = Stopper::unlimited();
-            let want = Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64);
+            let want = fresh_value(p, o);
             // One table through selective passes at every level, then the exact pass.
             let tt = TranspositionTable::new(4);
             let mut stopper = Stopper::unlimited();
