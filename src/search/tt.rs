@@ -250,6 +250,12 @@ impl TranspositionTable {
         &self.clusters[i]
     }
 
+    /// Starts loading the cluster of `key` into the cache (a hint only).
+    #[inline(always)]
+    pub fn prefetch_key(&self, key: u64) {
+        prefetch(self.cluster(key));
+    }
+
     /// The entry stored for `key`, if any (a copy).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
