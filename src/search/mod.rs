@@ -227,7 +227,7 @@ impl<E: Evaluator> Searcher<E> {
                 best,
                 value: Value::Heuristic(score),
                 depth,
-                pv: self.principal_variation(board, best),
+                pv: self.principal_variation(board, best, false),
                 nodes,
                 elapsed: start.elapsed(),
             };
@@ -292,7 +292,7 @@ impl<E: Evaluator> Searcher<E> {
             best,
             value,
             depth: empties,
-            pv: self.principal_variation(board, best),
+            pv: self.principal_variation(board, best, true),
             nodes: *nodes,
             elapsed: start.elapsed(),
         };
@@ -371,7 +371,11 @@ impl<E: Evaluator> Searcher<E> {
 
     /// The principal variation: `best`, then the table's best moves (with passes) while they
     /// stay legal, up to the end of the game or a repetition-free 60 plies.
-    fn principal_variation(&self, board: &Board, best: Move) -> Vec<Move> {
+    ///
+    /// After a solve (`solved`), the line is completed to the end of the game: the solver
+    /// keeps no main-table entries below [`endgame::LEAF_MAX`] + 1 empties, so from there each
+    /// move is found by solving the position again (a few thousand nodes at most).
+    fn principal_variation(&self, board: &Board, best: Move, solved: bool) -> Vec<Move> {
         let mut pv = vec![best];
         let Ok(mut b) = board.try_play_move(best) else {
             return pv;
@@ -382,11 +386,17 @@ impl<E: Evaluator> Searcher<E> {
                 b = b.pass();
                 continue;
             }
-            let Some(sq) = self
-                .tt
-                .probe(hash_bits(b.player(), b.opponent()))
-                .and_then(|e| e.best)
-            else {
+            let stored = || {
+                self.tt
+                    .probe(hash_bits(b.player(), b.opponent()))
+                    .and_then(|e| e.best)
+            };
+            let found = if solved && b.empty_count() <= endgame::LEAF_MAX {
+                self.solved_best_move(&b)
+            } else {
+                stored()
+            };
+            let Some(sq) = found else {
                 break;
             };
             let Ok(next) = b.try_play(sq) else { break };
@@ -394,6 +404,15 @@ impl<E: Evaluator> Searcher<E> {
             b = next;
         }
         pv
+    }
+
+    /// A best move of `board` (which has a legal move) by an exact solve, for short endgames.
+    fn solved_best_move(&self, board: &Board) -> Option<Square> {
+        let mut stopper = Stopper::unlimited();
+        let mut solver = Solver::new(&self.eval, &self.tt, &mut stopper, 0);
+        solver
+            .solve_root(board.player(), board.opponent(), -64, 64)
+            .1
     }
 }
 
@@ -669,5 +688,61 @@ mod tests {
         let full = Board::new(u64::MAX >> 1, 1 << 63).unwrap();
         let r = s.search(&full, &Limits::default(), &mut ());
         assert_eq!((r.best, r.value), (Move::Pass, Value::Exact(62)));
+    }
+
+    /// The exact value of `board` for its side to move, from a fresh searcher.
+    fn exact_value(board: &Board) -> i32 {
+        match Searcher::new(HandEval::new(), 1)
+            .solve(board, false, &mut ())
+            .value
+        {
+            Value::Exact(v) => v,
+            other => panic!("a solve gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_solve_reports_a_pv_that_plays_perfectly_to_the_end() {
+        // Positions with 16 empties from fixed pseudo-random lines.
+        let mut state = 0x5EED_u64;
+        for _ in 0..4 {
+            let mut b = Board::start();
+            while b.empty_count() > 16 && !b.is_game_over() {
+                let mv = b.moves();
+                if mv == 0 {
+                    b = b.pass();
+                    continue;
+                }
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = ((state >> 33) % mv.count_ones() as u64) as usize;
+                b = b.play(squares(mv).nth(k).unwrap());
+            }
+            if b.moves() == 0 {
+                continue;
+            }
+            let r = Searcher::new(HandEval::new(), 4).solve(&b, false, &mut ());
+            // Follow the PV to where the table stops holding moves; from there the line must
+            // be perfect play: its final score equals that position's exact value.
+            let mut pos = b;
+            let mut tail = None;
+            for mv in &r.pv {
+                if tail.is_none() && pos.empty_count() <= endgame::LEAF_MAX {
+                    tail = Some((exact_value(&pos), 1));
+                }
+                pos = pos.try_play_move(*mv).expect("legal PV");
+                if let Some((_, sign)) = tail.as_mut() {
+                    *sign = -*sign;
+                }
+            }
+            assert!(
+                pos.is_game_over(),
+                "the PV stops before the end: {:?}",
+                r.pv
+            );
+            let (value, sign) = tail.expect("the PV reaches the last empties");
+            assert_eq!(sign * pos.final_score(), value, "PV {:?}", r.pv);
+        }
     }
 }
