@@ -797,7 +797,7 @@ fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::eval::HandEval;
 
@@ -820,7 +820,7 @@ mod tests {
     }
 
     /// Deterministic random positions with `empties` empty squares, by random play.
-    fn random_positions(empties: u32, count: usize, seed: u64) -> Vec<Board> {
+    pub(in crate::search) fn random_positions(empties: u32, count: usize, seed: u64) -> Vec<Board> {
         let mut state = seed;
         let mut next = move || {
             state ^= state << 13;
