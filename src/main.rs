@@ -115,6 +115,9 @@ enum Command {
         /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
         #[arg(long, default_value_t = 1)]
         first: usize,
+        /// Solve only the file's first N positions (e.g. 10 for FFO #40-#49).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        count: Option<u64>,
     },
     /// Generate training data by self-play (appends to OUT; games already there are skipped).
     Selfplay {
@@ -400,6 +403,7 @@ fn main() -> ExitCode {
             threads: _,
             hash,
             first,
+            count,
         }) => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,
@@ -409,13 +413,15 @@ fn main() -> ExitCode {
                 Ok(e) => e,
                 Err(e) => return fail(format!("{}: {e}", file.display())),
             };
+            let wanted = count.map_or(entries.len(), |n| n.min(entries.len() as u64) as usize);
+            let entries = &entries[..wanted];
             let options = othello::commands::SolveOptions {
                 wld,
                 hash_mb: hash as usize,
                 first_number: first,
                 eval,
             };
-            match othello::commands::run_solve(&entries, &options, &mut out) {
+            match othello::commands::run_solve(entries, &options, &mut out) {
                 Ok(s) if s.mismatches > 0 => return ExitCode::FAILURE,
                 Ok(_) => Ok(()),
                 Err(e) => Err(e),

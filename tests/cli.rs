@@ -46,6 +46,8 @@ fn bad_arguments_are_clear_errors_not_panics() {
         &["solve"][..],
         &["solve", "/nonexistent/file.obf"][..],
         &["solve", "tests/data/perft.txt"][..],
+        &["solve", "tests/data/fforum-1-19.obf", "--count", "0"][..],
+        &["solve", "tests/data/fforum-1-19.obf", "--count", "x"][..],
         &["search", "--time", "-1"][..],
         &["search", "--depth", "99"][..],
         &["no-such-command"][..],
@@ -83,6 +85,28 @@ fn solve_checks_the_file_and_fails_on_a_wrong_score() {
     assert!(!o.status.success());
     assert!(stdout(&o).contains("WRONG"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn solve_count_takes_the_first_positions_of_the_file() {
+    let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--count", "2"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    // FFO #1 and #2 only: +18 by g8, then +10 by a4 (as the file says), then the totals.
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(
+        rows[0].trim_start().starts_with("1 ") && rows[0].contains("+18"),
+        "{out}"
+    );
+    assert!(
+        rows[1].trim_start().starts_with("2 ") && rows[1].contains("+10"),
+        "{out}"
+    );
+    assert!(
+        rows[2].starts_with("total: 2 positions, 0 mismatches"),
+        "{out}"
+    );
 }
 
 #[test]
