@@ -157,6 +157,31 @@ enum Command {
         #[arg(short = 'j', long)]
         threads: Option<usize>,
     },
+    /// Fit the midgame Multi-ProbCut model: measure shallow against deep full-width searches
+    /// on sampled positions (resumable), then write the model file.
+    Calibrate {
+        /// The samples file to create or extend (one line per measured position).
+        #[arg(long, default_value = "data/mpc-samples.txt")]
+        samples: std::path::PathBuf,
+        /// The model file to write.
+        #[arg(long, default_value = "mpc.txt")]
+        out: std::path::PathBuf,
+        /// Positions 0..N are wanted in the samples file.
+        #[arg(long, default_value_t = 2000)]
+        positions: usize,
+        /// Deepest full-width search per position.
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
+        depth: u32,
+        /// Run seed (recorded in the samples file; resuming needs the same one).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Transposition table per thread, in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
+        /// Worker threads (default: all cores).
+        #[arg(short = 'j', long)]
+        threads: Option<usize>,
+    },
     /// Score evaluators against the labels of the validation games of self-play data.
     EvalError {
         /// Data files written by `othello selfplay`.
@@ -637,6 +662,56 @@ fn main() -> ExitCode {
             match othello::learn::train::train_files(&data, &config, &path, &mut out) {
                 Ok(_) => Ok(()),
                 Err(e) => return fail(e.to_string()),
+            }
+        }
+        Some(Command::Calibrate {
+            samples,
+            out: path,
+            positions,
+            depth,
+            seed,
+            hash,
+            threads,
+        }) => {
+            use othello::learn::calibrate::{fit_model, run_calibration_samples, CalibrateConfig};
+            let config = CalibrateConfig {
+                positions,
+                max_depth: depth,
+                seed,
+                eval,
+                hash_mb: hash as usize,
+                threads: threads.unwrap_or_else(othello::learn::selfplay::default_threads),
+            };
+            if let Some(dir) = samples.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if let Err(e) = std::fs::create_dir_all(dir) {
+                    return fail(format!("{}: {e}", dir.display()));
+                }
+            }
+            let measured = match run_calibration_samples(
+                &config,
+                &samples,
+                std::time::Duration::from_secs(30),
+            ) {
+                Ok(m) => m,
+                Err(e) => return fail(e.to_string()),
+            };
+            let model = fit_model(&measured, depth);
+            let text = format!(
+                "# Multi-ProbCut model: othello calibrate --positions {positions} --depth {depth} --seed {seed}\n# {} samples\n{model}",
+                measured.len()
+            );
+            match std::fs::write(&path, text) {
+                Ok(()) => {
+                    use std::io::Write;
+                    writeln!(
+                        out,
+                        "{}: {} fits from {} samples",
+                        path.display(),
+                        model.fits().len(),
+                        measured.len()
+                    )
+                }
+                Err(e) => return fail(format!("{}: {e}", path.display())),
             }
         }
         Some(Command::EvalError {

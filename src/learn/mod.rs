@@ -15,6 +15,9 @@
 //! 3. [`error`]: score evaluators (new weights, the hand-tuned evaluator) against the labels
 //!    of the validation games, band by band of empty squares.
 //!
+//! 4. [`calibrate`]: measure shallow against deep searches with the evaluator and fit the
+//!    midgame Multi-ProbCut model that ships next to its weights.
+//!
 //! [`rng`] is the deterministic generator both use.
 
 use std::path::{Path, PathBuf};
@@ -23,6 +26,7 @@ use thiserror::Error;
 
 use crate::eval::pattern::WeightsError;
 
+pub mod calibrate;
 pub mod data;
 pub mod error;
 pub mod rng;

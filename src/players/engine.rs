@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::board::Move;
 use crate::eval::{EngineEval, EvalChoice};
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
 
 use super::{Choice, Player, PlayerError, Turn};
 
@@ -33,6 +33,8 @@ pub struct EngineSettings {
     pub hash_mb: usize,
     /// The evaluator (`eval=default|hand|PATH`).
     pub eval: EvalChoice,
+    /// Midgame forward pruning (`selectivity=73|87|95|98|99|100`; `None` = 100%, full width).
+    pub selectivity: Option<Selectivity>,
 }
 
 impl Default for EngineSettings {
@@ -42,6 +44,7 @@ impl Default for EngineSettings {
             move_time: None,
             hash_mb: DEFAULT_ENGINE_HASH_MB,
             eval: EvalChoice::Default,
+            selectivity: DEFAULT_SELECTIVITY,
         }
     }
 }
@@ -66,8 +69,10 @@ impl EnginePlayer {
 
     /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`.
     pub fn with_eval(settings: EngineSettings, eval: EngineEval, name: String) -> EnginePlayer {
+        let mut searcher = Searcher::new(eval, settings.hash_mb.max(1));
+        searcher.set_selectivity(settings.selectivity);
         EnginePlayer {
-            searcher: Searcher::new(eval, settings.hash_mb.max(1)),
+            searcher,
             settings,
             name,
         }

@@ -12,6 +12,7 @@
 //! iago:<depth>
 //! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB
 //!                                             | eval=default|hand|<weight file>
+//!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
 //! ```
 //!
@@ -35,6 +36,7 @@ use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::arena::nboard::{EngineCommand, NboardPlayer};
 use crate::eval::EvalChoice;
+use crate::search::SelectivitySetting;
 
 /// The deepest search a PAIP searcher spec may ask for. PAIP's searchers have no time limit, so
 /// deeper than this would not finish a game in reasonable time anyway.
@@ -91,8 +93,8 @@ pub enum SpecError {
     Depth(String),
     /// An engine option that is unknown or malformed.
     #[error(
-        "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB or \
-         eval=default|hand|<weight file>"
+        "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
+         eval=default|hand|<weight file> or selectivity=73|87|95|98|99|100"
     )]
     EngineOption(String),
     /// An `nboard:` spec without `=` or with an empty command.
@@ -161,6 +163,10 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => settings.hash_mb = mb,
                 _ => return Err(bad()),
+            },
+            "selectivity" => match value.parse::<SelectivitySetting>() {
+                Ok(setting) => settings.selectivity = setting.0,
+                Err(_) => return Err(bad()),
             },
             // A path may not contain ',' here (it separates options).
             "eval" if !value.is_empty() => {
@@ -289,6 +295,13 @@ impl fmt::Display for PlayerSpec {
                 if s.eval != EvalChoice::Default {
                     options.push(format!("eval={}", s.eval));
                 }
+                if s.selectivity != EngineSettings::default().selectivity {
+                    let setting = SelectivitySetting(s.selectivity);
+                    options.push(format!(
+                        "selectivity={}",
+                        setting.to_string().trim_end_matches('%')
+                    ));
+                }
                 if !options.is_empty() {
                     write!(f, ":{}", options.join(","))?;
                 }
@@ -327,6 +340,8 @@ mod tests {
             "engine:time=0.5",
             "engine:depth=4,time=2,hash=8",
             "engine:depth=8,eval=hand",
+            "engine:selectivity=95",
+            "engine:time=1,selectivity=100",
             "nboard:self=target/release/othello",
             "nboard:edax@/opt/edax=./mEdax -q",
         ] {

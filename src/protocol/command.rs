@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::board::{ParseBoardError, Position};
 use crate::eval::EvalChoice;
 use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
+use crate::search::SelectivitySetting;
 
 /// One line of input, parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +45,8 @@ pub enum Command {
     SetHash(u64),
     /// Extension `set eval <path|default|hand>`: search with other evaluation weights.
     SetEval(EvalChoice),
+    /// Extension `set selectivity <73|87|95|98|99|100>`: midgame forward pruning (100: none).
+    SetSelectivity(SelectivitySetting),
     /// Extension `setboard <board string>`: a new game from this position.
     SetBoard(Position),
     /// Extension `print`: show the board.
@@ -259,6 +262,15 @@ impl FromStr for Command {
                         let mb = a.number("the size in MiB", |n: &u64| *n >= 1, "a size >= 1")?;
                         a.end(Command::SetHash(mb))
                     }
+                    "selectivity" => {
+                        let mut a = args("set selectivity");
+                        let setting = a.number(
+                            "the selectivity",
+                            |_: &SelectivitySetting| true,
+                            "73, 87, 95, 98, 99 or 100 (percent)",
+                        )?;
+                        a.end(Command::SetSelectivity(setting))
+                    }
                     "eval" => {
                         let text =
                             args("set eval").rest_of_line("a weight file, default or hand")?;
@@ -321,6 +333,19 @@ mod tests {
     fn extensions() {
         assert_eq!(parse("set threads 1"), Ok(Command::SetThreads(1)));
         assert_eq!(parse("set hash 16"), Ok(Command::SetHash(16)));
+        assert_eq!(
+            parse("set selectivity 95"),
+            Ok(Command::SetSelectivity(SelectivitySetting(Some(
+                crate::search::Selectivity::LEVELS[2]
+            ))))
+        );
+        assert_eq!(
+            parse("set selectivity 100"),
+            Ok(Command::SetSelectivity(SelectivitySetting(None)))
+        );
+        assert!(parse("set selectivity 50").is_err());
+        assert!(parse("set selectivity").is_err());
+        assert!(parse("set selectivity 95 1").is_err());
         assert_eq!(
             parse("set eval hand"),
             Ok(Command::SetEval(EvalChoice::Hand))

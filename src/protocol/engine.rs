@@ -19,7 +19,7 @@ use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Observer, SearchResult, Searcher, Value};
+use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value};
 use crate::square::Square;
 
 use super::command::Command;
@@ -125,6 +125,7 @@ struct Evaluation {
     pv: Vec<Move>,
     nodes: u64,
     depth: u32,
+    selectivity: Option<Selectivity>,
 }
 
 /// A value seen from the other side.
@@ -232,6 +233,10 @@ impl Engine {
                 Ok(())
             }
             Command::Quit => return Ok(Flow::Quit),
+            Command::SetSelectivity(setting) => {
+                self.searcher.set_selectivity(setting.0);
+                Ok(())
+            }
             Command::SetThreads(1) => Ok(()),
             Command::SetThreads(n) => Err(EngineError::Threads(n)),
             Command::SetHash(mb) if mb > self.options.max_hash_mb => Err(EngineError::Hash {
@@ -407,6 +412,7 @@ impl Engine {
             value: Value,
             pv: Vec<Move>,
             depth: u32,
+            selectivity: Option<Selectivity>,
         }
         let mut lines: Vec<Line> = board
             .legal_moves()
@@ -415,6 +421,7 @@ impl Engine {
                 value: Value::Heuristic(0),
                 pv: vec![Move::Place(square)],
                 depth: 0,
+                selectivity: None,
             })
             .collect();
         let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
@@ -434,6 +441,7 @@ impl Engine {
                         pv: Vec::new(),
                         nodes: 1,
                         depth: 0,
+                        selectivity: None,
                     }
                 } else {
                     let child_limits = Limits {
@@ -450,13 +458,14 @@ impl Engine {
                 line.pv.truncate(1);
                 line.pv.extend(eval.pv);
                 line.depth = eval.depth + 1;
+                line.selectivity = eval.selectivity;
             }
             lines.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
             for line in lines.iter().take(k) {
                 out.send(Response::Search {
                     pv: line.pv.clone(),
                     eval: line.value.discs(),
-                    depth: Depth::of(line.value, line.depth),
+                    depth: Depth::of(line.value, line.depth, line.selectivity),
                 })?;
             }
             if lines.iter().all(|l| is_solved(l.value)) {
@@ -474,6 +483,7 @@ impl Engine {
                 pv: Vec::new(),
                 nodes: 0,
                 depth: 0,
+                selectivity: None,
             };
         }
         if board.moves() == 0 {
@@ -485,6 +495,7 @@ impl Engine {
                 pv,
                 nodes: after.nodes,
                 depth: after.depth + 1,
+                selectivity: after.selectivity,
             };
         }
         let r = self.searcher.search(board, limits, &mut ());
@@ -493,6 +504,7 @@ impl Engine {
             pv: shown_pv(&r),
             nodes: r.nodes,
             depth: r.depth,
+            selectivity: r.selectivity,
         }
     }
 
@@ -611,7 +623,7 @@ impl<W: Write> Observer for HintLines<'_, W> {
         let line = Response::Search {
             pv,
             eval: value.discs(),
-            depth: Depth::of(value, depth),
+            depth: Depth::of(value, depth, result.selectivity),
         };
         if let Err(e) = self.out.send(line) {
             self.error = Some(e);
@@ -631,5 +643,6 @@ const HELP: &[&str] = &[
     "go                        choose a move: === <move>/<eval>/<seconds>",
     "ping <n>                  answer pong <n>; learn, analyze, quit",
     "extensions: setboard <board string>, print, perft <n>, eval,",
-    "            set threads 1, set hash <MiB>, set eval <file|default|hand>, help",
+    "            set threads 1, set hash <MiB>, set eval <file|default|hand>,",
+    "            set selectivity <73|87|95|98|99|100>, help",
 ];

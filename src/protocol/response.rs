@@ -10,13 +10,16 @@ use std::fmt;
 use std::io::{self, Write};
 
 use crate::board::Move;
-use crate::search::Value;
+use crate::search::{Selectivity, Value};
 
 /// The depth field of a `search` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Depth {
-    /// A midgame search this many plies deep.
+    /// A midgame search this many plies deep, full width.
     Plies(u32),
+    /// A midgame search this many plies deep with forward pruning at this level: `14@73`.
+    /// (No `%`: NBoard shows any depth containing `%` as a probable solve.)
+    Selective(u32, Selectivity),
     /// An exact endgame solve: `100%`.
     Exact,
     /// A win/loss/draw solve: `100%W`.
@@ -24,12 +27,14 @@ pub enum Depth {
 }
 
 impl Depth {
-    /// The depth field for a search value: solves are `100%`/`100%W`, heuristics `plies`.
-    pub fn of(value: Value, plies: u32) -> Depth {
-        match value {
-            Value::Heuristic(_) => Depth::Plies(plies),
-            Value::Exact(_) => Depth::Exact,
-            Value::Wld(_) => Depth::Wld,
+    /// The depth field for a search value: solves are `100%`/`100%W`, heuristics `plies`, or
+    /// `plies@percent` when the search pruned at `selectivity`.
+    pub fn of(value: Value, plies: u32, selectivity: Option<Selectivity>) -> Depth {
+        match (value, selectivity) {
+            (Value::Heuristic(_), None) => Depth::Plies(plies),
+            (Value::Heuristic(_), Some(s)) => Depth::Selective(plies, s),
+            (Value::Exact(_), _) => Depth::Exact,
+            (Value::Wld(_), _) => Depth::Wld,
         }
     }
 }
@@ -38,6 +43,7 @@ impl fmt::Display for Depth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Depth::Plies(n) => write!(f, "{n}"),
+            Depth::Selective(n, s) => write!(f, "{n}@{}", s.percent()),
             Depth::Exact => f.write_str("100%"),
             Depth::Wld => f.write_str("100%W"),
         }
@@ -222,6 +228,20 @@ mod tests {
                 depth: Depth::Plies(7)
             }),
             "search F5-D6-PA 0.50 0 7"
+        );
+        let sel = crate::search::Selectivity::LEVELS[0];
+        assert_eq!(
+            show(Response::Search {
+                pv: vec![f5],
+                eval: 0.5,
+                depth: Depth::of(crate::search::Value::Heuristic(50), 14, Some(sel))
+            }),
+            "search F5 0.50 0 14@73"
+        );
+        // A solve shows as a solve whatever the midgame selectivity.
+        assert_eq!(
+            Depth::of(crate::search::Value::Exact(2), 20, Some(sel)),
+            Depth::Exact
         );
         assert_eq!(
             show(Response::Search {

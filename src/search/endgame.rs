@@ -217,7 +217,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             }
             log::debug!(
                 "solve pass {:?}: value >= {t}? {r} ({} nodes)",
-                self.selectivity.map(|s| s.t),
+                self.selectivity.map(|s| s.t()),
                 self.nodes
             );
             // Exact scores are even; ProbCut's bounds (in a selective pass) may be odd.
@@ -729,14 +729,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     }
 
     /// ProbCut at a null-window node of a selective pass: `Some(bound)` when a shallow search
-    /// predicts, with `sel.t` sigmas to spare, that the value is above `alpha` (returns
+    /// predicts, with `sel.t()` sigmas to spare, that the value is above `alpha` (returns
     /// `alpha + 1`) or at most `alpha` (returns `alpha`).
     ///
     /// Each side is tried only when the static evaluation already leans that way, which
     /// saves most of the shallow searches that could not succeed.
     fn probcut(&mut self, p: u64, o: u64, alpha: i32, n: u32, sel: Selectivity) -> Option<i32> {
         let depth = shallow_depth(n);
-        let margin = (sel.t * sigma(n, depth) * 100.0) as i32;
+        let margin = (sel.t() * sigma(n, depth) * 100.0) as i32;
         let beta = alpha + 1;
         let static_value = self.eval.evaluate(&Board::from_bits_unchecked(p, o));
         let high = beta * 100 + margin;

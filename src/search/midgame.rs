@@ -22,7 +22,9 @@ use crate::hash::hash_bits;
 use crate::movegen::moves;
 use crate::square::Square;
 
+use super::mpc::{MpcModel, MPC_MIN_DEPTH};
 use super::order::{pick, Candidate, MoveList, MAX_MOVES};
+use super::selectivity::Selectivity;
 use super::tt::{Bound, TranspositionTable};
 use super::Stopper;
 
@@ -42,6 +44,8 @@ pub struct Midgame<'a, E: Evaluator> {
     pub exact_depth_cutoffs: bool,
     /// Disable null windows: plain alpha-beta (for tests comparing the two).
     pub plain_alpha_beta: bool,
+    /// Multi-ProbCut: the model and the margin level, or `None` for a full-width search.
+    mpc: Option<(&'a MpcModel, Selectivity)>,
 }
 
 impl<'a, E: Evaluator> Midgame<'a, E> {
@@ -61,7 +65,14 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
             nodes: 0,
             exact_depth_cutoffs: false,
             plain_alpha_beta: false,
+            mpc: None,
         }
+    }
+
+    /// Prunes null-window nodes with Multi-ProbCut at `selectivity`, predicting deep values
+    /// with `model` (see [`super::mpc`]); `None` searches full width (the default).
+    pub fn set_selectivity(&mut self, model: &'a MpcModel, selectivity: Option<Selectivity>) {
+        self.mpc = selectivity.map(|s| (model, s));
     }
 
     /// Whether the search was stopped (scores returned since then are meaningless).
@@ -143,6 +154,13 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
             }
             return -self.pvs(o, p, -beta, -alpha, depth, true);
         }
+        if !pv_node && depth >= MPC_MIN_DEPTH {
+            if let Some((model, sel)) = self.mpc {
+                if let Some(v) = self.probcut(p, o, alpha, depth, model, sel) {
+                    return v;
+                }
+            }
+        }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, depth, &mut list);
         let alpha0 = alpha;
@@ -179,6 +197,53 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         let bound = Bound::from_window(best, alpha0, beta);
         self.tt.store(key, best as i16, bound, depth as u8, best_sq);
         best
+    }
+
+    /// Multi-ProbCut at a null-window node (`alpha`, `alpha + 1`) of `depth`: `Some(bound)`
+    /// when a shallow search predicts, with `sel.t()` standard deviations to spare, that the
+    /// deep value is above `alpha` (returns `alpha + 1`) or at most `alpha` (returns `alpha`).
+    ///
+    /// Each side is tried only when the static evaluation already leans that way, which saves
+    /// most of the shallow searches that could not succeed.
+    #[inline]
+    fn probcut(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        depth: u32,
+        model: &MpcModel,
+        sel: Selectivity,
+    ) -> Option<i32> {
+        let empties = (!(p | o)).count_ones();
+        let cut = *model.cut(empties, depth)?;
+        let margin = sel.t() * cut.sigma;
+        let beta = alpha + 1;
+        let static_value = self.evaluate(p, o);
+        if let Some(high) = cut.high_bound(beta, margin) {
+            if static_value >= high - (margin as i32) / 2
+                && self.shallow(p, o, high - 1, cut.shallow) >= high
+            {
+                return Some(beta);
+            }
+        }
+        if let Some(low) = cut.low_bound(alpha, margin) {
+            if static_value <= low + (margin as i32) / 2
+                && self.shallow(p, o, low, cut.shallow) <= low
+            {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// The null-window search (`alpha`, `alpha + 1`) of a ProbCut prediction.
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
+        if depth == 0 {
+            self.nodes += 1;
+            return self.evaluate(p, o);
+        }
+        self.pvs(p, o, alpha, alpha + 1, depth, false)
     }
 
     /// The last ply before the leaves: every child is one evaluation, so ordering them would

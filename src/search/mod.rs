@@ -6,8 +6,10 @@
 pub mod endgame;
 pub mod leaf_table;
 pub mod midgame;
+pub mod mpc;
 pub mod order;
 pub mod probcut;
+pub mod selectivity;
 pub mod time;
 pub mod tt;
 
@@ -22,7 +24,9 @@ use crate::square::Square;
 
 use endgame::Solver;
 use midgame::{Midgame, INF};
+use mpc::MpcModel;
 use probcut::schedule;
+pub use selectivity::{Selectivity, SelectivitySetting};
 pub use time::{Budget, Clock, Limits, SolveKind};
 use tt::TranspositionTable;
 
@@ -56,6 +60,8 @@ pub struct SearchResult {
     pub value: Value,
     /// Midgame depth in plies, or the number of empties for a solve.
     pub depth: u32,
+    /// The forward pruning of a midgame iteration (`None`: full width, or a solve).
+    pub selectivity: Option<Selectivity>,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
     /// Nodes searched so far in this search.
@@ -90,7 +96,14 @@ pub struct Searcher<E: Evaluator> {
     stop: Arc<AtomicBool>,
     /// Endgame solver speed assumed by the time manager, updated from measurements.
     solver_nps: f64,
+    /// Multi-ProbCut model of the midgame search.
+    mpc: MpcModel,
+    /// Forward pruning of midgame iterations (`None`: full width).
+    selectivity: Option<Selectivity>,
 }
+
+/// The midgame selectivity a new [`Searcher`] uses.
+pub const DEFAULT_SELECTIVITY: Option<Selectivity> = Some(Selectivity::LEVELS[0]);
 
 impl<E: Evaluator> Searcher<E> {
     /// A searcher with evaluator `eval` and a table of `hash_mb` MiB.
@@ -100,7 +113,24 @@ impl<E: Evaluator> Searcher<E> {
             tt: TranspositionTable::new(hash_mb),
             stop: Arc::new(AtomicBool::new(false)),
             solver_nps: 15e6,
+            mpc: MpcModel::default(),
+            selectivity: DEFAULT_SELECTIVITY,
         }
+    }
+
+    /// Sets the midgame forward pruning: a Multi-ProbCut level, or `None` for full width.
+    pub fn set_selectivity(&mut self, selectivity: Option<Selectivity>) {
+        self.selectivity = selectivity;
+    }
+
+    /// The midgame forward pruning.
+    pub fn selectivity(&self) -> Option<Selectivity> {
+        self.selectivity
+    }
+
+    /// Replaces the Multi-ProbCut model (it belongs with the evaluator's weights).
+    pub fn set_mpc_model(&mut self, model: MpcModel) {
+        self.mpc = model;
     }
 
     /// The flag that stops a running search when set. The caller clears it before a search.
@@ -179,6 +209,7 @@ impl<E: Evaluator> Searcher<E> {
             best: first.map_or(Move::Pass, Move::Place),
             value: Value::Heuristic(self.eval.evaluate(board)),
             depth: 0,
+            selectivity: None,
             pv: Vec::new(),
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -215,6 +246,7 @@ impl<E: Evaluator> Searcher<E> {
             }
             let t0 = Instant::now();
             let mut search = Midgame::new(&self.eval, &self.tt, &mut stopper, nodes);
+            search.set_selectivity(&self.mpc, self.selectivity);
             let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
             nodes += search.nodes;
             if search.aborted() {
@@ -227,6 +259,7 @@ impl<E: Evaluator> Searcher<E> {
                 best,
                 value: Value::Heuristic(score),
                 depth,
+                selectivity: self.selectivity,
                 pv: self.principal_variation(board, best, false),
                 nodes,
                 elapsed: start.elapsed(),
@@ -292,6 +325,7 @@ impl<E: Evaluator> Searcher<E> {
             best,
             value,
             depth: empties,
+            selectivity: None,
             pv: self.principal_variation(board, best, true),
             nodes: *nodes,
             elapsed: start.elapsed(),
@@ -336,6 +370,7 @@ impl<E: Evaluator> Searcher<E> {
             best: Move::Pass,
             value: Value::Exact(board.final_score()),
             depth: board.empty_count(),
+            selectivity: None,
             pv: vec![Move::Pass],
             nodes: 0,
             elapsed: Duration::ZERO,

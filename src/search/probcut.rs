@@ -18,20 +18,15 @@ pub const PROBCUT_MIN_EMPTIES: u32 = 14;
 /// Fewest empties at which a solve runs selective passes first.
 pub const SELECTIVE_MIN_EMPTIES: u32 = 20;
 
-/// One selective pass: cut when the shallow search clears the window by `t` sigmas.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Selectivity {
-    /// The margin in standard deviations of the shallow search's error.
-    pub t: f32,
-}
+pub use super::selectivity::Selectivity;
 
-/// Margins of the selective passes, in increasing order (about 73%, 87%, 95% and 99% of cuts
-/// right, for a normal error).
+/// The selective passes' levels, in increasing order (73%, 87%, 95% and 98%: about that share
+/// of cuts right, for a normal error).
 pub const LEVELS: [Selectivity; 4] = [
-    Selectivity { t: 1.1 },
-    Selectivity { t: 1.5 },
-    Selectivity { t: 2.0 },
-    Selectivity { t: 2.6 },
+    Selectivity::LEVELS[0],
+    Selectivity::LEVELS[1],
+    Selectivity::LEVELS[2],
+    Selectivity::LEVELS[3],
 ];
 
 /// The selective passes to run before solving a position with `empties` empty squares: more
@@ -82,7 +77,7 @@ mod tests {
         for n in SELECTIVE_MIN_EMPTIES..=60 {
             let s = schedule(n);
             assert!(s.len() >= last && !s.is_empty());
-            assert!(s.windows(2).all(|w| w[0].t < w[1].t));
+            assert!(s.windows(2).all(|w| w[0].t() < w[1].t()));
             last = s.len();
         }
         assert!(sigma(20, 8) > 0.0);

@@ -1,0 +1,474 @@
+//! Multi-ProbCut calibration: measure how well shallow searches predict deep ones, and fit
+//! the model the midgame search prunes with ([`crate::search::mpc`]).
+//!
+//! 1. **Positions.** Sample `i` plays the first plies of XOT opening `i` (fewer when the
+//!    target is early in the game), then a policy of one-ply static evaluation with 20% random
+//!    moves, until the position has its target number of empties, drawn uniformly from
+//!    [`MIN_EMPTIES`]..=[`MAX_EMPTIES`]. Everything is seeded by `(seed, i)`, so a sample is
+//!    the same whichever thread or run computes it.
+//! 2. **Values.** Each position is searched full width (no pruning) by iterative deepening
+//!    from depth 0 (the static evaluation) to the maximum depth, with a fresh table; the value
+//!    of every depth is kept. The samples file gets one line per position, appended as each
+//!    finishes, so a run that is stopped resumes where it was.
+//! 3. **Fit.** For every band of empties ([`BANDS`]) and node depth `d` from
+//!    [`MPC_MIN_DEPTH`] to the maximum depth, least squares fits `v_d = a·v_s + b` with
+//!    `s = shallow_depth(d)`, and `σ` is the residual standard deviation. Deeper depths, which
+//!    the samples do not reach, keep the deepest fit of their parity for `a` and `b`, and
+//!    extend `σ` by a line fitted to `σ` against `d` (never below the deepest measured `σ`).
+//!
+//! The command is `othello calibrate`; `docs/SEARCH.md` shows how the shipped model was made.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Position};
+use crate::eval::{EngineEval, Evaluator};
+use crate::search::midgame::{Midgame, INF};
+use crate::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use crate::search::tt::TranspositionTable;
+use crate::search::Stopper;
+
+use super::rng::{mix, Rng};
+use super::LearnError;
+
+/// Fewest empties of a sampled position.
+pub const MIN_EMPTIES: u32 = 12;
+/// Most empties of a sampled position.
+pub const MAX_EMPTIES: u32 = 56;
+/// The bands of empties the model fits separately (inclusive ranges covering 0..=60).
+pub const BANDS: [(u32, u32); 7] = [
+    (0, 17),
+    (18, 23),
+    (24, 29),
+    (30, 35),
+    (36, 41),
+    (42, 47),
+    (48, 60),
+];
+
+/// Settings of a calibration run.
+#[derive(Clone, Debug)]
+pub struct CalibrateConfig {
+    /// Positions `0..positions` are wanted in the samples file.
+    pub positions: usize,
+    /// Deepest full-width search per position.
+    pub max_depth: u32,
+    /// Run seed (recorded in the samples file; resuming needs the same one).
+    pub seed: u64,
+    /// The evaluator whose searches are measured.
+    pub eval: EngineEval,
+    /// Table per thread, MiB.
+    pub hash_mb: usize,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One measured position: its index, empties and the value of every depth `0..=max_depth`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The sample's index in the run.
+    pub index: usize,
+    /// Empty squares.
+    pub empties: u32,
+    /// `values[d]`: the full-width depth-`d` value, centi-discs.
+    pub values: Vec<i32>,
+}
+
+/// The position of sample `index` of a run seeded with `seed`, or `None` if its game ended
+/// (or reached a position with no move) before the target.
+pub fn sample_position<E: Evaluator>(eval: &E, seed: u64, index: usize) -> Option<Board> {
+    let mut rng = Rng::new(mix(seed, index as u64));
+    let target = MIN_EMPTIES + rng.below((MAX_EMPTIES - MIN_EMPTIES + 1) as u64) as u32;
+    let openings: Vec<&str> = crate::xot::openings().collect();
+    let line = openings[index % openings.len()];
+    let mut pos = Position::start();
+    for mv in crate::xot::parse_moves(line)? {
+        if pos.board.empty_count() <= target {
+            break;
+        }
+        pos = pos.try_play(mv).ok()?;
+    }
+    let mut board = pos.board;
+    while board.empty_count() > target {
+        if board.is_game_over() {
+            return None;
+        }
+        if board.moves() == 0 {
+            board = board.pass();
+            continue;
+        }
+        let legal: Vec<_> = board.legal_moves().collect();
+        let sq = if rng.chance(0.2) {
+            legal[rng.below(legal.len() as u64) as usize]
+        } else {
+            *legal
+                .iter()
+                .max_by_key(|&&sq| -eval.evaluate(&board.play(sq)))
+                .expect("a legal move")
+        };
+        board = board.play(sq);
+    }
+    (board.moves() != 0).then_some(board)
+}
+
+/// The full-width values of `board` at depths `0..=max_depth`, by iterative deepening with
+/// `tt` (cleared first).
+pub fn measure<E: Evaluator>(
+    eval: &E,
+    tt: &mut TranspositionTable,
+    board: &Board,
+    max_depth: u32,
+) -> Vec<i32> {
+    tt.clear();
+    let (p, o) = (board.player(), board.opponent());
+    let mut stopper = Stopper::unlimited();
+    let mut values = vec![eval.evaluate(board)];
+    for depth in 1..=max_depth {
+        let mut search = Midgame::new(eval, tt, &mut stopper, 0);
+        values.push(search.pvs(p, o, -INF, INF, depth, false));
+    }
+    values
+}
+
+fn header(config: &CalibrateConfig) -> String {
+    format!(
+        "# othello mpc samples seed={} depth={}",
+        config.seed, config.max_depth
+    )
+}
+
+/// Reads a samples file written by a run with `config`'s seed and depth.
+pub fn read_samples(path: &Path, config: &CalibrateConfig) -> Result<Vec<Sample>, LearnError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(LearnError::io(path, e)),
+    };
+    let mut samples = Vec::new();
+    let bad = |n: usize, why: &str| LearnError::Format(format!("line {n}: {why}")).in_file(path);
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| LearnError::io(path, e))?;
+        if i == 0 {
+            if line != header(config) {
+                return Err(bad(
+                    1,
+                    &format!("the header {line:?} is not {:?}", header(config)),
+                ));
+            }
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        if fields.len() != config.max_depth as usize + 3 {
+            // A line cut short by an interrupted run: the sample is measured again.
+            continue;
+        }
+        let num = |s: &str| s.parse::<i64>().map_err(|_| bad(i + 1, "not a number"));
+        let index = num(fields[0])? as usize;
+        let empties = num(fields[1])? as u32;
+        let values = fields[2..]
+            .iter()
+            .map(|s| num(s).map(|v| v as i32))
+            .collect::<Result<Vec<_>, _>>()?;
+        samples.push(Sample {
+            index,
+            empties,
+            values,
+        });
+    }
+    Ok(samples)
+}
+
+/// Measures the samples `0..config.positions` missing from `path`, appending each as it is
+/// done, on `config.threads` threads; logs progress every `report` interval.
+pub fn run_calibration_samples(
+    config: &CalibrateConfig,
+    path: &Path,
+    report: Duration,
+) -> Result<Vec<Sample>, LearnError> {
+    if config.max_depth < MPC_MIN_DEPTH || config.max_depth > 30 {
+        return Err(LearnError::Config(format!(
+            "the depth must be {MPC_MIN_DEPTH}..=30"
+        )));
+    }
+    let mut samples = read_samples(path, config)?;
+    let done: HashSet<usize> = samples.iter().map(|s| s.index).collect();
+    let todo: Vec<usize> = (0..config.positions)
+        .filter(|i| !done.contains(i))
+        .collect();
+    let fresh = !path.exists();
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| LearnError::io(path, e))?;
+    if fresh {
+        writeln!(file, "{}", header(config)).map_err(|e| LearnError::io(path, e))?;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = config.threads.clamp(1, 256).min(todo.len().max(1));
+    let mut error = None;
+    let start = Instant::now();
+    let mut last_report = start;
+    let before = samples.len();
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::sync_channel::<Option<Sample>>(2 * threads);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (todo, next, stop) = (&todo, &next, &stop);
+            s.spawn(move || {
+                let mut tt = TranspositionTable::new(config.hash_mb.max(1));
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    let sample = sample_position(&config.eval, config.seed, index).map(|b| {
+                        let depth = config.max_depth;
+                        Sample {
+                            index,
+                            empties: b.empty_count(),
+                            values: measure(&config.eval, &mut tt, &b, depth),
+                        }
+                    });
+                    if tx.send(sample).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut finished = 0;
+        for sample in rx {
+            finished += 1;
+            let Some(sample) = sample else { continue };
+            let mut line = format!("{} {}", sample.index, sample.empties);
+            for v in &sample.values {
+                line.push_str(&format!(" {v}"));
+            }
+            if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
+                error = Some(LearnError::io(path, e));
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            samples.push(sample);
+            if last_report.elapsed() >= report {
+                last_report = Instant::now();
+                log::info!(
+                    "calibrate: {finished}/{} positions measured, {} samples in all, {:.0} s",
+                    todo.len(),
+                    samples.len(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    log::info!(
+        "calibrate: {} new samples, {} in all, {:.0} s",
+        samples.len() - before,
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    samples.sort_by_key(|s| s.index);
+    Ok(samples)
+}
+
+/// Least squares `y = a·x + b`: `(a, b, sigma)`, or `None` with fewer than 8 points or no
+/// spread in `x`.
+pub fn linear_fit(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n = points.len() as f64;
+    if points.len() < 8 {
+        return None;
+    }
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let a = sxy / sxx;
+    let b = my - a * mx;
+    let sse: f64 = points.iter().map(|p| (p.1 - a * p.0 - b).powi(2)).sum();
+    Some((a, b, (sse / (n - 2.0)).sqrt()))
+}
+
+/// `x` rounded to a multiple of `1 / scale` (the model file keeps a few digits).
+fn round_to(x: f64, scale: f64) -> f32 {
+    ((x * scale).round() / scale) as f32
+}
+
+/// Fits the model to `samples` (see the module documentation).
+pub fn fit_model(samples: &[Sample], max_depth: u32) -> MpcModel {
+    let mut fits = Vec::new();
+    for &(lo, hi) in &BANDS {
+        let in_band: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| (lo..=hi).contains(&s.empties))
+            .collect();
+        let mut measured: Vec<Fit> = Vec::new();
+        for d in MPC_MIN_DEPTH..=max_depth {
+            let s = shallow_depth(d);
+            let points: Vec<(f64, f64)> = in_band
+                .iter()
+                .filter(|x| x.values.len() > d as usize)
+                .map(|x| (x.values[s as usize] as f64, x.values[d as usize] as f64))
+                .collect();
+            let Some((a, b, sigma)) = linear_fit(&points) else {
+                continue;
+            };
+            measured.push(Fit {
+                empties_min: lo,
+                empties_max: hi,
+                depth: d,
+                cut: Cut {
+                    shallow: s,
+                    a: round_to(a.clamp(0.5, 2.0), 1e4),
+                    b: round_to(b, 10.0),
+                    sigma: round_to(sigma.max(1.0), 10.0),
+                },
+                samples: points.len() as u32,
+            });
+        }
+        let Some(last) = measured.last().copied() else {
+            continue;
+        };
+        // sigma against depth, for the depths the samples do not reach.
+        let trend = linear_fit(
+            &measured
+                .iter()
+                .map(|f| (f.depth as f64, f.cut.sigma as f64))
+                .collect::<Vec<_>>(),
+        );
+        let deepest_sigma = measured.iter().map(|f| f.cut.sigma).fold(0.0, f32::max);
+        let mut extended = Vec::new();
+        for d in last.depth + 1..=MPC_MAX_DEPTH {
+            let Some(same_parity) = measured.iter().rev().find(|f| f.depth % 2 == d % 2) else {
+                continue;
+            };
+            let sigma = trend.map_or(deepest_sigma, |(a, b, _)| {
+                round_to(a * d as f64 + b, 10.0).max(deepest_sigma)
+            });
+            extended.push(Fit {
+                depth: d,
+                cut: Cut {
+                    shallow: shallow_depth(d),
+                    sigma: sigma.min(6400.0),
+                    ..same_parity.cut
+                },
+                samples: 0,
+                ..*same_parity
+            });
+        }
+        fits.extend(measured);
+        fits.extend(extended);
+    }
+    MpcModel::from_fits(fits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::HandEval;
+
+    #[test]
+    fn linear_fit_recovers_a_line_and_its_noise() {
+        let points: Vec<(f64, f64)> = (0..100)
+            .map(|i| {
+                let x = i as f64;
+                let noise = if i % 2 == 0 { 3.0 } else { -3.0 };
+                (x, 1.5 * x - 20.0 + noise)
+            })
+            .collect();
+        let (a, b, sigma) = linear_fit(&points).unwrap();
+        assert!((a - 1.5).abs() < 0.01 && (b + 20.0).abs() < 0.5, "{a} {b}");
+        assert!((sigma - 3.0).abs() < 0.1, "{sigma}");
+        assert_eq!(linear_fit(&points[..5]), None);
+        assert_eq!(linear_fit(&[(1.0, 2.0); 10]), None);
+    }
+
+    #[test]
+    fn samples_are_reproducible_and_in_range() {
+        let eval = HandEval::new();
+        let mut seen = 0;
+        for i in 0..40 {
+            let a = sample_position(&eval, 9, i);
+            assert_eq!(a, sample_position(&eval, 9, i));
+            if let Some(b) = a {
+                seen += 1;
+                assert!((MIN_EMPTIES..=MAX_EMPTIES).contains(&b.empty_count()));
+                assert_ne!(b.moves(), 0);
+            }
+        }
+        assert!(seen >= 35, "{seen} of 40");
+    }
+
+    #[test]
+    fn measured_values_are_the_full_width_values() {
+        let eval = HandEval::new();
+        let board = sample_position(&eval, 3, 0).unwrap();
+        let mut tt = TranspositionTable::new(1);
+        let values = measure(&eval, &mut tt, &board, 4);
+        assert_eq!(values.len(), 5);
+        assert_eq!(values[0], eval.evaluate(&board));
+        // Depth 1 by hand: the best child's negated evaluation (the position has moves).
+        let want = board
+            .legal_moves()
+            .map(|sq| -eval.evaluate(&board.play(sq)))
+            .max()
+            .unwrap();
+        assert_eq!(values[1], want);
+    }
+
+    #[test]
+    fn the_fit_finds_a_planted_model_and_extends_it() {
+        // Depth-d values that are 0.9 * (shallow value) + 30 (+-50 at depth 8): the fit recovers it.
+        let samples: Vec<Sample> = (0..200)
+            .map(|i| {
+                let mut values = vec![0; 9];
+                for (d, v) in values.iter_mut().enumerate() {
+                    *v = (i as i32 * 7 % 900) - 450 + d as i32;
+                }
+                for d in MPC_MIN_DEPTH as usize..=8 {
+                    let s = shallow_depth(d as u32) as usize;
+                    // Noise only at depth 8, so that its shallow value (depth 4) is noise-free.
+                    let noise = match (d, i % 2) {
+                        (8, 0) => 50.0,
+                        (8, _) => -50.0,
+                        _ => 0.0,
+                    };
+                    values[d] = (0.9 * values[s] as f64 + 30.0 + noise).round() as i32;
+                }
+                Sample {
+                    index: i,
+                    empties: 30,
+                    values,
+                }
+            })
+            .collect();
+        let model = fit_model(&samples, 8);
+        let c = model.cut(32, 8).expect("a fit in the 30-35 band");
+        assert_eq!(c.shallow, shallow_depth(8));
+        assert!(
+            (c.a - 0.9).abs() < 0.02 && (c.b - 30.0).abs() < 3.0,
+            "{c:?}"
+        );
+        assert!((c.sigma - 50.0).abs() < 3.0, "{c:?}");
+        // Extended beyond the measured depths, never below the deepest measured sigma.
+        let deep = model.cut(30, 20).expect("an extended fit");
+        assert_eq!(deep.shallow, shallow_depth(20));
+        assert!(deep.sigma >= 49.0);
+        // No samples in other bands: no cut there.
+        assert!(model.cut(20, 8).is_none());
+        assert_eq!(MpcModel::parse(&model.to_string()), Ok(model));
+    }
+}
