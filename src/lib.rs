@@ -16,7 +16,8 @@
 //!   time manager and the exact endgame solver. Search reports through an observer and never
 //!   prints.
 //! - [`game`]: game records, GGF, clocks; [`protocol`]: the NBoard protocol and its extensions.
-//! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`).
+//! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`);
+//!   [`quality`]: the move-quality benchmark against exact per-move scores (`quality`).
 #![deny(missing_docs)]
 
 pub mod arena;
@@ -35,6 +36,7 @@ pub mod perft;
 pub mod play;
 pub mod players;
 pub mod protocol;
+pub mod quality;
 pub mod reference;
 pub mod search;
 pub mod square;

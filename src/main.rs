@@ -119,6 +119,37 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         count: Option<u64>,
     },
+    /// Search every position of an OBF file that scores all moves, and measure the chosen
+    /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move
+    /// is not in the file). Needs --depth, --time or --nodes.
+    #[command(group(
+        clap::ArgGroup::new("limit")
+            .required(true)
+            .multiple(true)
+            .args(["depth", "time", "nodes"])
+    ))]
+    Quality {
+        /// The OBF file, with every legal move's exact score (e.g. tests/data/quality-30.obf).
+        file: std::path::PathBuf,
+        /// Midgame depth of every search.
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Time per position, in seconds (e.g. 0.04).
+        #[arg(long, value_name = "S", value_parser = parse_seconds)]
+        time: Option<std::time::Duration>,
+        /// Node budget per position.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB (cleared before each position).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+        /// Number shown for the first position.
+        #[arg(long, default_value_t = 1)]
+        first: usize,
+        /// Search only the file's first N positions.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        count: Option<u64>,
+    },
     /// Generate training data by self-play (appends to OUT; games already there are skipped).
     Selfplay {
         /// The data file to create or extend.
@@ -448,6 +479,47 @@ fn main() -> ExitCode {
             };
             match othello::commands::run_solve(entries, &options, &mut out) {
                 Ok(s) if s.mismatches > 0 => return ExitCode::FAILURE,
+                Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            }
+        }
+        Some(Command::Quality {
+            file,
+            depth,
+            time,
+            nodes,
+            hash,
+            first,
+            count,
+        }) => {
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+            };
+            let entries = match othello::obf::parse_obf(&text) {
+                Ok(e) => e,
+                Err(e) => return fail(format!("{}: {e}", file.display())),
+            };
+            let wanted = count.map_or(entries.len(), |n| n.min(entries.len() as u64) as usize);
+            let options = othello::quality::QualityOptions {
+                limits: othello::search::Limits {
+                    depth,
+                    nodes,
+                    move_time: time,
+                    clock: None,
+                },
+                hash_mb: hash as usize,
+                first_number: first,
+                eval,
+            };
+            match othello::quality::run_quality(&entries[..wanted], &options, &mut out) {
+                Ok(s) if s.errors > 0 => {
+                    return fail(format!(
+                        "{}: {} positions could not be scored (see the rows marked error)",
+                        file.display(),
+                        s.errors
+                    ))
+                }
                 Ok(_) => Ok(()),
                 Err(e) => Err(e),
             }

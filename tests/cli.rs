@@ -48,6 +48,20 @@ fn bad_arguments_are_clear_errors_not_panics() {
         &["solve", "tests/data/perft.txt"][..],
         &["solve", "tests/data/fforum-1-19.obf", "--count", "0"][..],
         &["solve", "tests/data/fforum-1-19.obf", "--count", "x"][..],
+        &["quality", "tests/data/quality-30.obf"][..],
+        &["quality", "/nonexistent/file.obf", "--depth", "2"][..],
+        &["quality", "tests/data/perft.txt", "--depth", "2"][..],
+        &[
+            "quality",
+            "tests/data/quality-30.obf",
+            "--depth",
+            "2",
+            "--count",
+            "0",
+        ][..],
+        &["quality", "tests/data/quality-30.obf", "--depth", "x"][..],
+        &["quality", "tests/data/quality-30.obf", "--time", "0"][..],
+        &["quality", "tests/data/quality-30.obf", "--nodes", "-5"][..],
         &["search", "--time", "-1"][..],
         &["search", "--depth", "99"][..],
         &["no-such-command"][..],
@@ -106,6 +120,81 @@ fn solve_count_takes_the_first_positions_of_the_file() {
         ["total:", "2", "positions,", "0", "mismatches,"],
         "{out}"
     );
+}
+
+#[test]
+fn quality_count_scores_the_first_positions_against_the_file() {
+    let file = "tests/data/quality-30.obf";
+    let text = std::fs::read_to_string(file).unwrap();
+    let entries = othello::obf::parse_obf(&text).unwrap();
+    let o = othello(&["quality", file, "--depth", "2", "--count", "3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    // Rows: number, empties, move, its score, the best score, loss, depth, nodes, ms.
+    let mut losses = Vec::new();
+    for (i, (line, entry)) in lines[1..4].iter().zip(&entries).enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 9, "{out}");
+        assert_eq!(f[..2], [(i + 1).to_string(), "30".to_string()], "{out}");
+        let mv: othello::Move = f[2].parse().unwrap();
+        let othello::Move::Place(sq) = mv else {
+            panic!("{out}")
+        };
+        assert!(entry.position.board.is_legal(sq), "{out}");
+        let score = entry.score_of(mv).unwrap();
+        let best = entry.best_score().unwrap();
+        assert_eq!(f[3], format!("{score:+}"), "{out}");
+        assert_eq!(f[4], format!("{best:+}"), "{out}");
+        assert_eq!(f[5], (best - score).to_string(), "{out}");
+        assert_eq!(f[6], "2", "{out}");
+        assert!(f[7].parse::<u64>().unwrap() > 0, "{out}");
+        assert!(f[8].parse::<f64>().unwrap() >= 0.0, "{out}");
+        losses.push(best - score);
+    }
+    let best_moves = losses.iter().filter(|&&l| l == 0).count();
+    let mean = losses.iter().sum::<i32>() as f64 / 3.0;
+    let totals = format!(
+        "total: 3 positions, best move {:.1}% ({best_moves}/3), mean loss {mean:.2} discs,",
+        100.0 * best_moves as f64 / 3.0
+    );
+    assert!(lines[4].starts_with(&totals), "{out}");
+
+    // The global --eval-file applies: the hand-tuned evaluator searches other trees.
+    let nodes = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("total"))
+            .map(|l| l.split_whitespace().nth(7).unwrap().to_string())
+            .collect()
+    };
+    let hand = othello(&[
+        "quality",
+        file,
+        "--depth",
+        "2",
+        "--count",
+        "3",
+        "--eval-file",
+        "hand",
+    ]);
+    assert!(hand.status.success());
+    assert_eq!(nodes(&hand).len(), 3);
+    assert_ne!(nodes(&hand), nodes(&o));
+}
+
+#[test]
+fn quality_without_a_limit_says_which_options_it_needs() {
+    let o = othello(&["quality", "tests/data/quality-30.obf", "--count", "1"]);
+    assert!(!o.status.success());
+    assert!(stdout(&o).is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("error"), "{err}");
+    for option in ["--depth", "--time", "--nodes"] {
+        assert!(err.contains(option), "{err}");
+    }
 }
 
 #[test]

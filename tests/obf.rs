@@ -14,12 +14,13 @@ const FFORUM: [&str; 4] = [
     "fforum-40-59.obf",
     "fforum-60-79.obf",
 ];
-const ALL_FILES: [&str; 5] = [
+const ALL_FILES: [&str; 6] = [
     "fforum-1-19.obf",
     "fforum-20-39.obf",
     "fforum-40-59.obf",
     "fforum-60-79.obf",
     "hard-20.obf",
+    "quality-30.obf",
 ];
 
 fn data(name: &str) -> String {
@@ -63,6 +64,12 @@ fn every_line_of_every_file_parses() {
         assert_eq!(e.position.side, Color::Black);
         assert_eq!(e.position.board.empty_count(), 20);
     }
+    let quality = parse_obf(&data("quality-30.obf")).unwrap();
+    assert_eq!(quality.len(), 144);
+    for e in &quality {
+        assert_eq!(e.position.side, Color::Black);
+        assert_eq!(e.position.board.empty_count(), 30);
+    }
 }
 
 #[test]
@@ -91,7 +98,7 @@ fn listed_moves_are_exactly_the_legal_moves() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 79 + 276);
+    assert_eq!(checked, 79 + 276 + 144);
 }
 
 #[test]
@@ -169,8 +176,9 @@ fn ffo_entries_agree_with_the_summary_table() {
 
 #[test]
 fn display_round_trips() {
-    // The FForum files are already in canonical form: every line prints back byte for byte.
-    for name in FFORUM {
+    // The FForum files and quality-30 are already in canonical form: every line prints back
+    // byte for byte.
+    for name in FFORUM.into_iter().chain(["quality-30.obf"]) {
         let text = data(name);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let e: ObfEntry = line.parse().unwrap();
