@@ -208,6 +208,8 @@ pub struct SearchOptions {
     pub hash_mb: usize,
     /// The evaluator.
     pub eval: EngineEval,
+    /// Midgame forward pruning (`None`: full width).
+    pub selectivity: Option<crate::search::Selectivity>,
 }
 
 /// Prints each completed iteration as one line.
@@ -221,10 +223,11 @@ impl<W: Write> crate::search::Observer for IterationPrinter<'_, W> {
         if self.error.is_some() {
             return;
         }
-        let depth = match r.value {
-            Value::Heuristic(_) => format!("{}", r.depth),
-            Value::Exact(_) => format!("{}@100%", r.depth),
-            Value::Wld(_) => format!("{}@100%W", r.depth),
+        let depth = match (r.value, r.selectivity) {
+            (Value::Heuristic(_), None) => format!("{}", r.depth),
+            (Value::Heuristic(_), Some(s)) => format!("{}@{s}", r.depth),
+            (Value::Exact(_), _) => format!("{}@100%", r.depth),
+            (Value::Wld(_), _) => format!("{}@100%W", r.depth),
         };
         let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
         let secs = r.elapsed.as_secs_f64();
@@ -250,6 +253,7 @@ pub fn run_search(
     out: &mut impl Write,
 ) -> io::Result<u64> {
     let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+    searcher.set_selectivity(options.selectivity);
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (name, board) in positions {
         writeln!(out, "{name}")?;

@@ -96,6 +96,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
+        /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+        /// right) or 100 (none).
+        #[arg(long, default_value = "73", value_name = "PERCENT")]
+        selectivity: othello::search::SelectivitySetting,
     },
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
     Bench,
@@ -149,6 +153,10 @@ enum Command {
         /// Search only the file's first N positions.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         count: Option<u64>,
+        /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+        /// right) or 100 (none).
+        #[arg(long, default_value = "73", value_name = "PERCENT")]
+        selectivity: othello::search::SelectivitySetting,
     },
     /// Generate training data by self-play (appends to OUT; games already there are skipped).
     Selfplay {
@@ -429,6 +437,7 @@ fn main() -> ExitCode {
             time,
             nodes,
             hash,
+            selectivity,
         }) => {
             let positions: Vec<(String, Board)> = match xot {
                 Some(n) => othello::xot::openings()
@@ -449,6 +458,7 @@ fn main() -> ExitCode {
                 },
                 hash_mb: hash as usize,
                 eval,
+                selectivity: selectivity.0,
             };
             othello::commands::run_search(&positions, &options, &mut out).map(|_| ())
         }
@@ -491,6 +501,7 @@ fn main() -> ExitCode {
             hash,
             first,
             count,
+            selectivity,
         }) => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,
@@ -511,6 +522,7 @@ fn main() -> ExitCode {
                 hash_mb: hash as usize,
                 first_number: first,
                 eval,
+                selectivity: selectivity.0,
             };
             match othello::quality::run_quality(&entries[..wanted], &options, &mut out) {
                 Ok(s) if s.errors > 0 => {

@@ -39,6 +39,8 @@ pub struct QualityOptions {
     pub first_number: usize,
     /// The evaluator.
     pub eval: EngineEval,
+    /// Midgame forward pruning (`None`: full width).
+    pub selectivity: Option<crate::search::Selectivity>,
 }
 
 /// The result of one position.
@@ -186,6 +188,7 @@ pub fn run_quality(
         ));
     }
     let mut searcher = Searcher::new(options.eval.clone(), 1);
+    searcher.set_selectivity(options.selectivity);
     searcher
         .try_set_hash_mb(options.hash_mb)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
@@ -307,6 +310,7 @@ mod tests {
             hash_mb: 1,
             first_number: 7,
             eval: EngineEval::default(),
+            selectivity: None,
         }
     }
 

@@ -34,6 +34,7 @@ fn depth(d: u32) -> QualityOptions {
         hash_mb: 4,
         first_number: 1,
         eval: EngineEval::default(),
+        selectivity: None,
     }
 }
 

@@ -14,7 +14,8 @@
 //!    [`MPC_MIN_DEPTH`] to the maximum depth, least squares fits `v_d = a·v_s + b` with
 //!    `s = shallow_depth(d)`, and `σ` is the residual standard deviation. Deeper depths, which
 //!    the samples do not reach, keep the deepest fit of their parity for `a` and `b`, and
-//!    extend `σ` by a line fitted to `σ` against `d` (never below the deepest measured `σ`).
+//!    extend `σ` by a plane fitted to `σ` against the shallow depth and the gap between the
+//!    depths (never below the deepest measured `σ` of their parity).
 //!
 //! The command is `othello calibrate`; `docs/SEARCH.md` shows how the shipped model was made.
 
@@ -302,6 +303,47 @@ pub fn linear_fit(points: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((a, b, (sse / (n - 2.0)).sqrt()))
 }
 
+/// Least squares `sigma = c0 + c1·s + c2·(d - s)` over measured fits (`s` the shallow depth,
+/// `d` the node depth), or `None` when the fits do not determine it.
+pub fn sigma_trend(fits: &[Fit]) -> Option<(f64, f64, f64)> {
+    if fits.len() < 4 {
+        return None;
+    }
+    // Normal equations of the three-parameter fit, solved by Cramer's rule.
+    let rows: Vec<[f64; 3]> = fits
+        .iter()
+        .map(|f| [1.0, f.cut.shallow as f64, (f.depth - f.cut.shallow) as f64])
+        .collect();
+    let mut m = [[0.0f64; 3]; 3];
+    let mut v = [0.0f64; 3];
+    for (r, f) in rows.iter().zip(fits) {
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += r[i] * r[j];
+            }
+            v[i] += r[i] * f.cut.sigma as f64;
+        }
+    }
+    let det = |m: &[[f64; 3]; 3]| {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    };
+    let d = det(&m);
+    if d.abs() < 1e-9 {
+        return None;
+    }
+    let mut coef = [0.0; 3];
+    for (k, c) in coef.iter_mut().enumerate() {
+        let mut mk = m;
+        for i in 0..3 {
+            mk[i][k] = v[i];
+        }
+        *c = det(&mk) / d;
+    }
+    Some((coef[0], coef[1], coef[2]))
+}
+
 /// `x` rounded to a multiple of `1 / scale` (the model file keeps a few digits).
 fn round_to(x: f64, scale: f64) -> f32 {
     ((x * scale).round() / scale) as f32
@@ -342,26 +384,23 @@ pub fn fit_model(samples: &[Sample], max_depth: u32) -> MpcModel {
         let Some(last) = measured.last().copied() else {
             continue;
         };
-        // sigma against depth, for the depths the samples do not reach.
-        let trend = linear_fit(
-            &measured
-                .iter()
-                .map(|f| (f.depth as f64, f.cut.sigma as f64))
-                .collect::<Vec<_>>(),
-        );
-        let deepest_sigma = measured.iter().map(|f| f.cut.sigma).fold(0.0, f32::max);
+        // sigma against the two depths, for the depths the samples do not reach: the error
+        // grows with the gap between the shallow and the deep search.
+        let trend = sigma_trend(&measured);
         let mut extended = Vec::new();
         for d in last.depth + 1..=MPC_MAX_DEPTH {
             let Some(same_parity) = measured.iter().rev().find(|f| f.depth % 2 == d % 2) else {
                 continue;
             };
-            let sigma = trend.map_or(deepest_sigma, |(a, b, _)| {
-                round_to(a * d as f64 + b, 10.0).max(deepest_sigma)
+            let s = shallow_depth(d);
+            let floor = same_parity.cut.sigma;
+            let sigma = trend.map_or(floor, |(c0, c1, c2)| {
+                round_to(c0 + c1 * s as f64 + c2 * (d - s) as f64, 10.0).max(floor)
             });
             extended.push(Fit {
                 depth: d,
                 cut: Cut {
-                    shallow: shallow_depth(d),
+                    shallow: s,
                     sigma: sigma.min(6400.0),
                     ..same_parity.cut
                 },
@@ -394,6 +433,30 @@ mod tests {
         assert!((sigma - 3.0).abs() < 0.1, "{sigma}");
         assert_eq!(linear_fit(&points[..5]), None);
         assert_eq!(linear_fit(&[(1.0, 2.0); 10]), None);
+    }
+
+    #[test]
+    fn the_sigma_trend_recovers_a_plane() {
+        let fits: Vec<Fit> = (3..=12)
+            .map(|d| {
+                let s = shallow_depth(d);
+                Fit {
+                    empties_min: 0,
+                    empties_max: 60,
+                    depth: d,
+                    cut: Cut {
+                        shallow: s,
+                        a: 1.0,
+                        b: 0.0,
+                        sigma: 300.0 - 5.0 * s as f32 + 40.0 * (d - s) as f32,
+                    },
+                    samples: 10,
+                }
+            })
+            .collect();
+        let (c0, c1, c2) = sigma_trend(&fits).unwrap();
+        assert!((c0 - 300.0).abs() < 1e-3 && (c1 + 5.0).abs() < 1e-3 && (c2 - 40.0).abs() < 1e-3);
+        assert_eq!(sigma_trend(&fits[..3]), None);
     }
 
     #[test]

@@ -1,0 +1,95 @@
+//! Midgame Multi-ProbCut: pruning never changes a search whose margins cannot be met, and with
+//! the shipped model it removes most of the tree while staying close to the full-width value.
+
+use othello::board::Board;
+use othello::eval::EngineEval;
+use othello::learn::calibrate::sample_position;
+use othello::search::midgame::{Midgame, INF};
+use othello::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use othello::search::tt::TranspositionTable;
+use othello::search::{Selectivity, Stopper};
+
+/// Positions from the calibration sampler (20 to 40 empties).
+fn positions(eval: &EngineEval, n: usize) -> Vec<Board> {
+    (0..)
+        .filter_map(|i| sample_position(eval, 77, i))
+        .filter(|b| (20..=40).contains(&b.empty_count()))
+        .take(n)
+        .collect()
+}
+
+/// Value and nodes of a depth-`depth` search of `b`, with `model` at `selectivity`.
+fn search(
+    eval: &EngineEval,
+    b: &Board,
+    depth: u32,
+    model: &MpcModel,
+    selectivity: Option<Selectivity>,
+) -> (i32, u64) {
+    let tt = TranspositionTable::new(4);
+    let mut stopper = Stopper::unlimited();
+    let mut s = Midgame::new(eval, &tt, &mut stopper, 0);
+    s.set_selectivity(model, selectivity);
+    let v = s.pvs(b.player(), b.opponent(), -INF, INF, depth, false);
+    (v, s.nodes)
+}
+
+#[test]
+fn unreachable_margins_leave_the_search_full_width() {
+    // sigma so large that no bound is within a 64-0 result: every probe is skipped.
+    let fits = (MPC_MIN_DEPTH..=MPC_MAX_DEPTH)
+        .map(|d| Fit {
+            empties_min: 0,
+            empties_max: 60,
+            depth: d,
+            cut: Cut {
+                shallow: shallow_depth(d),
+                a: 1.0,
+                b: 0.0,
+                sigma: 20_000.0,
+            },
+            samples: 0,
+        })
+        .collect();
+    let never = MpcModel::from_fits(fits);
+    let eval = EngineEval::default();
+    for b in positions(&eval, 6) {
+        for sel in Selectivity::LEVELS {
+            assert_eq!(
+                search(&eval, &b, 5, &never, Some(sel)),
+                search(&eval, &b, 5, &never, None),
+                "{b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_shipped_model_prunes_most_of_the_tree_and_stays_close() {
+    let eval = EngineEval::default();
+    let model = MpcModel::default();
+    let (mut full_nodes, mut pruned_nodes, mut diff) = (0u64, 0u64, 0i64);
+    let boards = positions(&eval, 12);
+    for b in &boards {
+        let (v_full, n_full) = search(&eval, b, 8, &model, None);
+        let (v_cut, n_cut) = search(&eval, b, 8, &model, Some(Selectivity::LEVELS[0]));
+        full_nodes += n_full;
+        pruned_nodes += n_cut;
+        diff += (v_full - v_cut).abs() as i64;
+    }
+    assert!(
+        pruned_nodes * 2 < full_nodes,
+        "73%: {pruned_nodes} nodes against {full_nodes} full width"
+    );
+    let mean = diff as f64 / boards.len() as f64 / 100.0;
+    assert!(
+        mean < 3.0,
+        "mean difference {mean:.2} discs from the full-width value"
+    );
+    // The safest level prunes less than the most aggressive one.
+    let safest: u64 = boards
+        .iter()
+        .map(|b| search(&eval, b, 8, &model, Some(Selectivity::LEVELS[4])).1)
+        .sum();
+    assert!(safest > pruned_nodes, "99%: {safest}, 73%: {pruned_nodes}");
+}
