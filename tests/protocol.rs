@@ -187,7 +187,7 @@ fn bad_input_gets_one_status_line_each_and_changes_nothing() {
         .iter()
         .map(|l| search_fields(l).2)
         .collect();
-    assert_eq!(depths, ["1", "2", "3"]);
+    assert_eq!(depths, ["1@73", "2@73", "3@73"]);
     assert_eq!(rest.last().unwrap(), "pong 9");
 }
 
@@ -200,7 +200,8 @@ fn hint_prints_one_line_per_iteration_then_clears_the_status() {
     assert_eq!(lines.len(), 5, "{out:?}");
     for (i, line) in lines.iter().enumerate() {
         let (pv, eval, depth) = search_fields(line);
-        assert_eq!(depth, (i + 1).to_string());
+        // Midgame searches prune at the default 73% level, and say so.
+        assert_eq!(depth, format!("{}@73", i + 1));
         assert!(!pv.contains(' ') && pv.len() >= 2);
         assert!(
             pv.split('-').count() <= i + 1,
@@ -225,6 +226,48 @@ fn hint_prints_one_line_per_iteration_then_clears_the_status() {
     }
     assert!(out[out.len() - 2].starts_with("nodestats "));
     assert_eq!(out.last().unwrap(), "status");
+}
+
+#[test]
+fn set_selectivity_changes_the_depth_field_and_bad_values_change_nothing() {
+    let depths = |input: &str| -> Vec<String> {
+        search_lines(&session(input))
+            .iter()
+            .map(|l| search_fields(l).2)
+            .collect()
+    };
+    assert_eq!(
+        depths("set selectivity 100\nset depth 3\nhint 1\n"),
+        ["1", "2", "3"]
+    );
+    assert_eq!(
+        depths("set selectivity 95\nset depth 3\nhint 1\n"),
+        ["1@95", "2@95", "3@95"]
+    );
+    // A bad value is refused with one status line, and the setting stays.
+    let out = session("set selectivity 95\nset selectivity 50\nset depth 2\nhint 1\n");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("status error: set selectivity")),
+        "{out:?}"
+    );
+    let lines: Vec<String> = search_lines(&out)
+        .iter()
+        .map(|l| search_fields(l).2)
+        .collect();
+    assert_eq!(lines, ["1@95", "2@95"]);
+    // Full width and pruned searches of the same depth agree at shallow depths (no node of
+    // depth 3 or more is pruned in a 2-ply search).
+    let evals = |input: &str| -> Vec<String> {
+        search_lines(&session(input))
+            .iter()
+            .map(|l| l.split(' ').nth(2).unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        evals("set selectivity 100\nset depth 2\nhint 1\n"),
+        evals("set selectivity 73\nset depth 2\nhint 1\n")
+    );
 }
 
 #[test]
@@ -271,7 +314,7 @@ fn multi_pv_hint_reports_the_best_k_moves_per_depth() {
         assert_eq!(firsts, ["C4", "D3", "E6", "F5"]);
         assert!(fields.windows(2).all(|w| w[0].1 >= w[1].1), "{round:?}");
         assert!(
-            fields.iter().all(|f| f.2 == (depth + 1).to_string()),
+            fields.iter().all(|f| f.2 == format!("{}@73", depth + 1)),
             "{round:?}"
         );
     }

@@ -441,7 +441,7 @@ impl Engine {
                         pv: Vec::new(),
                         nodes: 1,
                         depth: 0,
-                        selectivity: None,
+                        selectivity: self.searcher.selectivity(),
                     }
                 } else {
                     let child_limits = Limits {
