@@ -3,8 +3,8 @@
 //! A match is seen from A's side: wins, draws and losses, the score (a draw is half a point),
 //! the average final disc difference (a forfeit counts 64-0, as in PAIP), the same per colour,
 //! the Elo difference with its 95% interval from the pentanomial pair counts
-//! ([`super::stats`]), the SPRT state when one runs, and the faults (time, hang, illegal move,
-//! crash) per player.
+//! ([`super::stats`]), the SPRT state when one runs, the faults (time, hang, illegal move,
+//! crash) per player, and in timed games how much of its clock a side used.
 //!
 //! A tournament is PAIP's `round-robin` table: each player's points against each other player
 //! (wins plus half the draws) and its total.
@@ -66,6 +66,36 @@ impl Record {
 /// Faults counted by player and kind (`time`, `hung`, `illegal`, `crash`).
 pub type Faults = BTreeMap<(String, &'static str), u64>;
 
+/// How much of their clocks the sides used: one sample per side and timed game, the time the
+/// side spent over its initial time plus its increments.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClockUse {
+    /// Samples (sides in timed games).
+    pub count: u64,
+    /// The sum of the fractions.
+    pub sum: f64,
+    /// The smallest fraction (0 with no sample).
+    pub min: f64,
+}
+
+impl ClockUse {
+    /// Adds one side's fraction of its clock used in one game.
+    pub fn add(&mut self, fraction: f64) {
+        self.min = if self.count == 0 {
+            fraction
+        } else {
+            self.min.min(fraction)
+        };
+        self.count += 1;
+        self.sum += fraction;
+    }
+
+    /// The mean fraction, if there is a sample.
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+}
+
 /// A match's results, from A's point of view.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {
@@ -88,6 +118,8 @@ pub struct MatchSummary {
     /// In timed games, the most time one side used in one game, and the clock's initial
     /// time plus increments it had (how close anyone came to losing on time).
     pub most_time_used: Option<(f64, f64)>,
+    /// In timed games, the fraction of its clock each side used in each game.
+    pub clock_use: ClockUse,
 }
 
 impl MatchSummary {
@@ -103,6 +135,7 @@ impl MatchSummary {
             faults: Faults::new(),
             sprt: sprt.map(|s| (s, s.state(&Pentanomial::default()))),
             most_time_used: None,
+            clock_use: ClockUse::default(),
         }
     }
 
@@ -126,6 +159,9 @@ impl MatchSummary {
                 let allowed = tc.initial + tc.increment * times.len() as f64;
                 if self.most_time_used.map_or(true, |(u, _)| used > u) {
                     self.most_time_used = Some((used, allowed));
+                }
+                if allowed > 0.0 {
+                    self.clock_use.add(used / allowed);
                 }
             }
         }
@@ -232,6 +268,15 @@ impl fmt::Display for MatchSummary {
             writeln!(
                 f,
                 "most time used by a side in one game: {used:.3} s of {allowed:.3} s"
+            )?;
+        }
+        if let Some(mean) = self.clock_use.mean() {
+            writeln!(
+                f,
+                "clock used per side and game: mean {:.1}%, min {:.1}% ({} sides)",
+                100.0 * mean,
+                100.0 * self.clock_use.min,
+                self.clock_use.count
             )?;
         }
         if self.faults.is_empty() {
@@ -366,5 +411,83 @@ impl fmt::Display for TournamentTable {
             writeln!(f, "faults (games lost by): {}", list.join(", "))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::Termination;
+    use crate::board::{Move, Position};
+    use crate::game::{Game, MoveRecord, TimeControl};
+    use crate::square::Square;
+
+    /// A game from the start with `clock` for both sides, Black taking `black` seconds for
+    /// each of its moves and White `white`, ended early as a time loss for White.
+    fn timed_game(clock: Option<TimeControl>, black: f64, white: f64) -> GameOutcome {
+        let mut game = Game::new(Position::start());
+        game.black_clock = clock;
+        game.white_clock = clock;
+        for (i, sq) in [Square::F5, Square::D6, Square::C3, Square::D3, Square::C4]
+            .into_iter()
+            .enumerate()
+        {
+            let seconds = if i % 2 == 0 { black } else { white };
+            game.push(MoveRecord {
+                mv: Move::Place(sq),
+                eval: None,
+                seconds: Some(seconds),
+            })
+            .unwrap();
+        }
+        GameOutcome {
+            game,
+            black_margin: 64,
+            termination: Termination::Time {
+                loser: Color::White,
+            },
+        }
+    }
+
+    #[test]
+    fn the_summary_reports_the_share_of_the_clock_used() {
+        let clock = TimeControl {
+            initial: 4.0,
+            increment: 0.0,
+            grace: 0.1,
+        };
+        let mut s = MatchSummary::new("a", "b", None);
+        // Black: 3 moves of 1 s (75% of 4 s); White: 2 of 0.5 s (25%).
+        s.add_game(true, &timed_game(Some(clock), 1.0, 0.5));
+        // With a 1 s increment, Black's 3 moves of 1.75 s are 5.25 s of 4 + 3 = 7 s (75%), and
+        // White's 2 of 2 s are 4 s of 4 + 2 = 6 s (66.7%).
+        let with_increment = TimeControl {
+            increment: 1.0,
+            ..clock
+        };
+        s.add_game(false, &timed_game(Some(with_increment), 1.75, 2.0));
+        // Untimed games add nothing.
+        s.add_game(true, &timed_game(None, 1.0, 1.0));
+        assert_eq!(s.clock_use.count, 4);
+        let mean = (0.75 + 0.25 + 0.75 + 4.0 / 6.0) / 4.0;
+        assert!((s.clock_use.mean().unwrap() - mean).abs() < 1e-9);
+        assert!((s.clock_use.min - 0.25).abs() < 1e-9);
+        assert_eq!(s.most_time_used, Some((5.25, 7.0)));
+        let text = s.to_string();
+        assert!(
+            text.contains("clock used per side and game: mean 60.4%, min 25.0% (4 sides)"),
+            "{text}"
+        );
+        // The time losses are counted against the right player.
+        assert_eq!(s.faults.get(&("b".to_string(), "time")), Some(&2));
+        assert_eq!(s.faults.get(&("a".to_string(), "time")), Some(&1));
+    }
+
+    #[test]
+    fn untimed_matches_print_no_clock_line() {
+        let mut s = MatchSummary::new("a", "b", None);
+        s.add_game(true, &timed_game(None, 0.0, 0.0));
+        assert_eq!(s.clock_use, ClockUse::default());
+        assert!(!s.to_string().contains("clock used"));
     }
 }

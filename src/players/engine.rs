@@ -5,12 +5,15 @@
 //! fixed time per move), the match's depth limit, and the game clock. The clock is always
 //! obeyed when the game has one, whatever the spec says, so the engine never plays on after
 //! its flag falls. With no clock, no depth and no time, each move gets
-//! [`DEFAULT_MOVE_TIME_MS`].
+//! [`DEFAULT_MOVE_TIME_MS`]. In a timed game, a single legal move gets a short search for its
+//! eval ([`FORCED_MOVE_TIME_MS`], as the NBoard engine does), so the clock is kept for real
+//! choices.
 
 use std::time::Duration;
 
 use crate::board::Move;
 use crate::eval::{EngineEval, EvalChoice};
+pub use crate::protocol::engine::FORCED_MOVE_TIME_MS;
 use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
 
 use super::{Choice, Player, PlayerError, Turn};
@@ -86,6 +89,10 @@ impl EnginePlayer {
         if clock.is_none() && depth.is_none() && move_time.is_none() {
             move_time = Some(Duration::from_millis(DEFAULT_MOVE_TIME_MS));
         }
+        if clock.is_some() && turn.game.position().board.moves().count_ones() == 1 {
+            let forced = Duration::from_millis(FORCED_MOVE_TIME_MS);
+            move_time = Some(move_time.map_or(forced, |t| t.min(forced)));
+        }
         Limits {
             depth,
             nodes: None,
@@ -120,5 +127,65 @@ impl Player for EnginePlayer {
             eval: Some(result.value.discs()),
             elapsed: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::game::{Game, MoveRecord, TimeControl};
+    use crate::square::Square;
+
+    /// A game from the start, first legal moves played until the side to move has exactly
+    /// `count` legal moves.
+    fn game_with_moves(count: u32, clock: Option<TimeControl>) -> Game {
+        let mut game = Game::new(Position::start());
+        game.black_clock = clock;
+        game.white_clock = clock;
+        loop {
+            let moves = game.position().board.moves();
+            assert!(!game.position().board.is_game_over());
+            if moves.count_ones() == count {
+                return game;
+            }
+            let mv =
+                Square::from_index(moves.trailing_zeros() as usize).map_or(Move::Pass, Move::Place);
+            game.push(MoveRecord::new(mv)).unwrap();
+        }
+    }
+
+    fn limits(game: &Game) -> Limits {
+        let player = EnginePlayer::with_eval(
+            EngineSettings::default(),
+            EngineEval::default(),
+            "engine".to_string(),
+        );
+        player.limits(&Turn {
+            game,
+            depth: None,
+            deadline: None,
+        })
+    }
+
+    #[test]
+    fn a_forced_move_in_a_timed_game_gets_a_short_search() {
+        let clock = Some(TimeControl::new(60.0));
+        let forced = limits(&game_with_moves(1, clock));
+        assert_eq!(
+            forced.move_time,
+            Some(Duration::from_millis(FORCED_MOVE_TIME_MS))
+        );
+        assert!(forced.clock.is_some());
+        // A real choice is left to the clock.
+        let choice = limits(&game_with_moves(3, clock));
+        assert_eq!(choice.move_time, None);
+        assert!(choice.clock.is_some());
+        // Untimed games are unchanged: the default time per move, forced or not.
+        let untimed = limits(&game_with_moves(1, None));
+        assert_eq!(
+            untimed.move_time,
+            Some(Duration::from_millis(DEFAULT_MOVE_TIME_MS))
+        );
     }
 }
