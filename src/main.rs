@@ -113,15 +113,8 @@ enum Command {
         /// Search threads (only 1 is supported).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1))]
         threads: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
-        hash: u64,
-        /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
-        #[arg(long, default_value_t = 1)]
-        first: usize,
-        /// Solve only the file's first N positions (e.g. 10 for FFO #40-#49).
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        count: Option<u64>,
+        #[command(flatten)]
+        batch: ObfBatch,
     },
     /// Search every position of an OBF file that scores all moves, and measure the chosen
     /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move
@@ -144,15 +137,8 @@ enum Command {
         /// Node budget per position.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
-        /// Transposition table size in MiB (cleared before each position).
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
-        hash: u64,
-        /// Number shown for the first position.
-        #[arg(long, default_value_t = 1)]
-        first: usize,
-        /// Search only the file's first N positions.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-        count: Option<u64>,
+        #[command(flatten)]
+        batch: ObfBatch,
         /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
         /// right) or 100 (none).
         #[arg(long, default_value = "73", value_name = "PERCENT")]
@@ -412,6 +398,36 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// The options `solve` and `quality` share: which positions of the file, how they are
+/// numbered, and the table size.
+#[derive(Args)]
+struct ObfBatch {
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
+    #[arg(long, default_value_t = 1)]
+    first: usize,
+    /// Only the file's first N positions (e.g. 10 for FFO #40-#49).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    count: Option<u64>,
+}
+
+/// The entries of an OBF file, only the first `count` if given; the error is the message to show.
+fn read_obf(
+    file: &std::path::Path,
+    count: Option<u64>,
+) -> Result<Vec<othello::obf::ObfEntry>, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut entries =
+        othello::obf::parse_obf(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if let Some(n) = count {
+        entries.truncate(n.min(entries.len() as u64) as usize);
+    }
+    Ok(entries)
+}
+
 fn fail(message: String) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::FAILURE
@@ -467,20 +483,13 @@ fn main() -> ExitCode {
             file,
             wld,
             threads: _,
-            hash,
-            first,
-            count,
+            batch: ObfBatch { hash, first, count },
         }) => {
-            let text = match std::fs::read_to_string(&file) {
-                Ok(t) => t,
-                Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
-            };
-            let entries = match othello::obf::parse_obf(&text) {
+            let entries = match read_obf(&file, count) {
                 Ok(e) => e,
-                Err(e) => return fail(format!("{}: {e}", file.display())),
+                Err(message) => return fail(message),
             };
-            let wanted = count.map_or(entries.len(), |n| n.min(entries.len() as u64) as usize);
-            let entries = &entries[..wanted];
+            let entries = &entries[..];
             let options = othello::commands::SolveOptions {
                 wld,
                 hash_mb: hash as usize,
@@ -498,20 +507,13 @@ fn main() -> ExitCode {
             depth,
             time,
             nodes,
-            hash,
-            first,
-            count,
+            batch: ObfBatch { hash, first, count },
             selectivity,
         }) => {
-            let text = match std::fs::read_to_string(&file) {
-                Ok(t) => t,
-                Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
-            };
-            let entries = match othello::obf::parse_obf(&text) {
+            let entries = match read_obf(&file, count) {
                 Ok(e) => e,
-                Err(e) => return fail(format!("{}: {e}", file.display())),
+                Err(message) => return fail(message),
             };
-            let wanted = count.map_or(entries.len(), |n| n.min(entries.len() as u64) as usize);
             let options = othello::quality::QualityOptions {
                 limits: othello::search::Limits {
                     depth,
@@ -524,7 +526,7 @@ fn main() -> ExitCode {
                 eval,
                 selectivity: selectivity.0,
             };
-            match othello::quality::run_quality(&entries[..wanted], &options, &mut out) {
+            match othello::quality::run_quality(&entries, &options, &mut out) {
                 Ok(s) if s.errors > 0 => {
                     return fail(format!(
                         "{}: {} positions could not be scored (see the rows marked error)",
