@@ -242,6 +242,10 @@ enum Command {
         /// Phase smoothing.
         #[arg(long, default_value_t = 2.0)]
         smooth: f64,
+        /// Merge positions equal under the board symmetries (one sample each, the mean of their
+        /// best labels), e.g. the openings shared by many recorded games.
+        #[arg(long)]
+        dedup: bool,
         /// Fraction of games held out for validation.
         #[arg(long, default_value_t = 0.1)]
         validation: f64,
@@ -729,6 +733,7 @@ fn main() -> ExitCode {
             iterations,
             lambda,
             smooth,
+            dedup,
             validation,
             seed,
             report_every,
@@ -744,6 +749,7 @@ fn main() -> ExitCode {
                 seed,
                 report_every,
                 description: String::new(),
+                dedup,
             };
             match othello::learn::train::train_files(&data, &config, &path, &mut out) {
                 Ok(_) => Ok(()),
@@ -813,7 +819,7 @@ fn main() -> ExitCode {
                     Err(e) => return fail(format!("--eval {choice}: {e}")),
                 }
             }
-            let run = othello::learn::train::load_samples(&data, &mut out).and_then(|(s, _)| {
+            let run = othello::learn::train::load_samples(&data, false, &mut out).and_then(|(s, _)| {
                 othello::learn::error::report(&loaded, &s, seed, validation, &mut out)
             });
             match run {

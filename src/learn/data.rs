@@ -230,6 +230,17 @@ pub fn open_for_append(path: &Path, seed: u64) -> Result<(File, HashSet<u32>), L
     Ok((file, done))
 }
 
+/// A search result as a record label: centi-discs (clamped to ±64 discs) and its kind (exact
+/// for a solve, search for a heuristic or win-loss-draw value).
+pub fn label_of(value: crate::search::Value) -> (i16, LabelKind) {
+    use crate::search::Value;
+    match value {
+        Value::Exact(d) => ((d * 100).clamp(-6400, 6400) as i16, LabelKind::Exact),
+        Value::Heuristic(c) => (c.clamp(-6400, 6400) as i16, LabelKind::Search),
+        Value::Wld(s) => ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search),
+    }
+}
+
 /// Serialises the records of one game (the last one flagged) for a single append.
 pub fn game_bytes(records: &[Record]) -> Vec<u8> {
     let mut out = Vec::with_capacity(records.len() * RECORD_LEN);

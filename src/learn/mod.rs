@@ -29,6 +29,8 @@ use crate::eval::pattern::WeightsError;
 pub mod calibrate;
 pub mod data;
 pub mod error;
+pub mod label;
+pub mod pool;
 pub mod rng;
 pub mod selfplay;
 pub mod train;

@@ -31,18 +31,16 @@
 //! resumes where it stopped, and a larger `games` extends a file.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bitboard::squares;
 use crate::board::{Board, Color, Move, Position};
 use crate::eval::{EngineEval, HandEval};
-use crate::search::{Limits, Searcher, Value};
+use crate::search::{Limits, Searcher};
 
-use super::data::{game_bytes, open_for_append, LabelKind, Record};
+use super::data::{game_bytes, label_of, open_for_append, LabelKind, Record};
+use super::pool::append_games;
 use super::rng::{mix, Rng};
 use super::LearnError;
 
@@ -105,13 +103,6 @@ fn random_move(board: &Board, rng: &mut Rng) -> Move {
     squares(m).nth(k).map_or(Move::Pass, Move::Place)
 }
 
-fn label_of(value: Value) -> (i16, LabelKind) {
-    match value {
-        Value::Exact(d) => ((d * 100).clamp(-6400, 6400) as i16, LabelKind::Exact),
-        Value::Heuristic(c) => (c.clamp(-6400, 6400) as i16, LabelKind::Search),
-        Value::Wld(s) => ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search),
-    }
-}
 
 /// The opening of game `index` (step 1 of the module documentation): the positions from the
 /// start through the XOT line and the random plies at which the side to move had a legal move,
@@ -325,62 +316,21 @@ pub fn run_selfplay(
     let start = Instant::now();
     let (mut file, done) = open_for_append(path, config.seed)?;
     let todo: Vec<u32> = (0..config.games).filter(|i| !done.contains(i)).collect();
-    let bar = if progress {
-        ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} games, {msg} ({per_sec}, eta {eta})",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
+    let appended = append_games(
+        path,
+        &mut file,
+        &todo,
+        config.threads,
+        progress,
+        || Searcher::new(config.eval.clone(), config.hash_mb.max(1)),
+        |searcher, index| play_game(config, index, searcher),
+    )?;
     let mut summary = SelfplaySummary {
         games_before: done.len(),
+        games_played: appended.games,
+        positions: appended.positions,
         ..SelfplaySummary::default()
     };
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let threads = config.threads.clamp(1, 256).min(todo.len().max(1));
-    let mut error = None;
-    std::thread::scope(|s| {
-        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(2 * threads);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (todo, next, stop) = (&todo, &next, &stop);
-            s.spawn(move || {
-                let mut searcher = Searcher::new(config.eval.clone(), config.hash_mb.max(1));
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(k) else { break };
-                    let records = play_game(config, index, &mut searcher);
-                    if tx.send(records).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for records in rx {
-            use std::io::Write;
-            if let Err(e) = file.write_all(&game_bytes(&records)) {
-                error = Some(LearnError::io(path, e));
-                stop.store(true, Ordering::Relaxed);
-                break;
-            }
-            summary.games_played += 1;
-            summary.positions += records.len();
-            bar.set_message(format!("{} positions", summary.positions));
-            bar.inc(1);
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = error {
-        return Err(e);
-    }
-    file.sync_all().map_err(|e| LearnError::io(path, e))?;
     summary.elapsed = start.elapsed();
     Ok(summary)
 }

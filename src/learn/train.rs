@@ -94,6 +94,8 @@ pub struct TrainConfig {
     pub report_every: usize,
     /// Text stored in the weight file's metadata, before the training summary.
     pub description: String,
+    /// Merge positions equal under symmetry before training ([`merge_duplicates`]).
+    pub dedup: bool,
 }
 
 impl Default for TrainConfig {
@@ -108,6 +110,7 @@ impl Default for TrainConfig {
             seed: 1,
             report_every: 10,
             description: String::new(),
+            dedup: false,
         }
     }
 }
@@ -555,16 +558,18 @@ pub fn format_report(report: &TrainReport) -> String {
 }
 
 /// Reads data files into samples, printing one line per file to `out`; returns the samples
-/// and the files' names. Games of different files become different groups.
+/// and the files' names. Games of different files become different groups. With `dedup`,
+/// positions equal under the board symmetries are merged ([`merge_duplicates`]).
 pub fn load_samples(
     paths: &[std::path::PathBuf],
+    dedup: bool,
     out: &mut dyn std::io::Write,
 ) -> Result<(Vec<Sample>, Vec<String>), LearnError> {
-    let mut samples = Vec::new();
+    let mut records = Vec::new();
     let mut names = Vec::new();
+    let write = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
     for (k, path) in paths.iter().enumerate() {
         let data = super::data::read_records(path)?;
-        let write = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
         writeln!(
             out,
             "{}: {} positions{}",
@@ -578,17 +583,78 @@ pub fn load_samples(
         )
         .map_err(write)?;
         // Games of different files are different groups.
-        let mut s = samples_from_records(&data.records);
-        for x in &mut s {
-            x.group = x.group.wrapping_add((k as u32).wrapping_mul(0x9E37_79B9));
-        }
-        samples.extend(s);
+        let offset = (k as u32).wrapping_mul(0x9E37_79B9);
+        records.extend(data.records.into_iter().map(|mut r| {
+            r.game = r.game.wrapping_add(offset);
+            r
+        }));
         names.push(
             path.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         );
     }
+    let samples = if dedup {
+        let samples = merge_duplicates(&records);
+        writeln!(
+            out,
+            "{} positions, {} distinct under symmetry",
+            records.len(),
+            samples.len()
+        )
+        .map_err(write)?;
+        samples
+    } else {
+        samples_from_records(&records)
+    };
     Ok((samples, names))
+}
+
+/// Merges the records of positions equal under the eight board symmetries into one sample each,
+/// in order of first appearance, with the group (game) of the first. Its label is the mean of
+/// the labels of the best kind present: exact solves before search scores before game results
+/// (the same opening reached in many games gets the mean of their results).
+pub fn merge_duplicates(records: &[Record]) -> Vec<Sample> {
+    use super::data::LabelKind;
+    use std::collections::hash_map::{Entry, HashMap};
+    let rank = |k: LabelKind| match k {
+        LabelKind::Exact => 0u8,
+        LabelKind::Search => 1,
+        LabelKind::GameResult => 2,
+    };
+    // Per distinct position: the sample, its best label kind, the sum and count of its labels.
+    let mut merged: Vec<(Sample, u8, f64, u32)> = Vec::new();
+    let mut index: HashMap<(u64, u64), usize> = HashMap::with_capacity(records.len());
+    for r in records {
+        let label = r.label as f64 / 100.0;
+        let r_rank = rank(r.kind);
+        match index.entry(super::label::canonical_key(&r.board)) {
+            Entry::Vacant(v) => {
+                v.insert(merged.len());
+                let sample = Sample {
+                    board: r.board,
+                    label,
+                    group: r.game,
+                };
+                merged.push((sample, r_rank, label, 1));
+            }
+            Entry::Occupied(o) => {
+                let m = &mut merged[*o.get()];
+                if r_rank < m.1 {
+                    (m.1, m.2, m.3) = (r_rank, label, 1);
+                } else if r_rank == m.1 {
+                    m.2 += label;
+                    m.3 += 1;
+                }
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(mut s, _, sum, count)| {
+            s.label = sum / count as f64;
+            s
+        })
+        .collect()
 }
 
 /// `othello train`: reads the data files, trains, writes the weight file to `out_path`, and
@@ -599,7 +665,7 @@ pub fn train_files(
     out_path: &std::path::Path,
     out: &mut dyn std::io::Write,
 ) -> Result<TrainReport, LearnError> {
-    let (samples, names) = load_samples(paths, out)?;
+    let (samples, names) = load_samples(paths, config.dedup, out)?;
     let mut config = config.clone();
     if config.description.is_empty() {
         config.description = format!("data: {}", names.join(", "));

@@ -1,0 +1,417 @@
+//! Labelling the positions of recorded games (`othello label`), for training on real games.
+//!
+//! The input is a list of games, each given as the positions it went through from the
+//! standard start ([`crate::gamedb`] replays WTHOR, PGN, GGF and transcript files into this
+//! form). Game `i` of the list is labelled independently of the others:
+//!
+//! 1. **Exact zone.** Every position with at most `exact_empties` empty squares (and a legal
+//!    move for the side to move) is solved exactly ([`Searcher::solve`]) and labelled with the
+//!    exact final disc difference ([`LabelKind::Exact`]).
+//! 2. **Above it**, either
+//!    - (default) the **game result**: the exact value of the game's first position inside the
+//!      exact zone, seen from the labelled position's side to move ([`LabelKind::GameResult`]):
+//!      the game as the players played it, finished perfectly. A game that ended earlier
+//!      (both sides blocked) gives its final score; a game that stops before the exact zone
+//!      without being over (abandoned, or cut short in the record) gives no result labels; or
+//!    - with `depth = Some(d)`, the score of a depth-`d` search ([`LabelKind::Search`], or
+//!      exact when the search solved the position), with the configured selectivity. A
+//!      position met earlier in the list (under any of the eight symmetries) is searched only
+//!      the first time ([`search_plan`]): tournament games share their openings.
+//!
+//! Each worker keeps one [`Searcher`], cleared at the start of every game, so a game's labels
+//! depend only on the game and the settings. Games are appended to the data file whole
+//! ([`super::pool`]); an interrupted run resumes where it stopped. The file header's seed is a
+//! fingerprint of the games and the settings ([`fingerprint`]), so a resumed run refuses a
+//! different input. Duplicate positions left in the file (the same opening in thousands of
+//! games, in result mode) are merged by the trainer (`train --dedup`).
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Color, Position};
+use crate::eval::EngineEval;
+use crate::search::{Limits, Searcher, Selectivity};
+
+use super::data::{label_of, open_for_append, LabelKind, Record};
+use super::pool::append_games;
+use super::LearnError;
+
+/// The settings of a labelling run.
+#[derive(Clone, Debug)]
+pub struct LabelConfig {
+    /// Positions with at most this many empties are solved exactly.
+    pub exact_empties: u32,
+    /// Label positions above the exact zone by a search of this depth instead of the game
+    /// result.
+    pub depth: Option<u32>,
+    /// Forward pruning of those searches (`None`: full width).
+    pub selectivity: Option<Selectivity>,
+    /// Transposition table per thread, in MiB.
+    pub hash_mb: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// The evaluator of the searches.
+    pub eval: EngineEval,
+}
+
+impl Default for LabelConfig {
+    fn default() -> Self {
+        LabelConfig {
+            exact_empties: 20,
+            depth: None,
+            selectivity: crate::search::DEFAULT_SELECTIVITY,
+            hash_mb: 16,
+            threads: super::selfplay::default_threads(),
+            eval: EngineEval::default(),
+        }
+    }
+}
+
+/// The key of a position's class under the eight board symmetries (the smallest image), with
+/// the side to move: equal keys, equal values.
+pub fn canonical_key(board: &Board) -> (u64, u64) {
+    (0..8)
+        .map(|s| {
+            let b = board.symmetry(s);
+            (b.player(), b.opponent())
+        })
+        .min()
+        .expect("eight symmetries")
+}
+
+/// For every game, which of its positions a searched-label run searches: those above the
+/// exact zone, with a legal move for the side to move, met for the first time in the list
+/// (under symmetry).
+pub fn search_plan(games: &[Vec<Position>], exact_empties: u32) -> Vec<Vec<bool>> {
+    let mut seen = HashSet::new();
+    games
+        .iter()
+        .map(|game| {
+            game.iter()
+                .map(|p| {
+                    p.board.empty_count() > exact_empties
+                        && p.board.moves() != 0
+                        && seen.insert(canonical_key(&p.board))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A fingerprint of the run: the games (every position) and the settings that change labels.
+/// (The evaluator is not included: keep one data file per evaluator.)
+pub fn fingerprint(games: &[Vec<Position>], config: &LabelConfig) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for byte in x.to_le_bytes() {
+            h = (h ^ byte as u64).wrapping_mul(PRIME);
+        }
+    };
+    eat(config.exact_empties as u64);
+    eat(config.depth.map_or(0, |d| d as u64 + 1));
+    eat(config.selectivity.map_or(0, |s| s.percent() as u64));
+    for game in games {
+        eat(game.len() as u64);
+        for p in game {
+            eat(p.board.player());
+            eat(p.board.opponent());
+        }
+    }
+    h
+}
+
+/// Labels game `index`, whose positions are `positions` (see the module documentation);
+/// `plan` says which positions above the exact zone to search (searched-label runs only).
+/// `searcher` is cleared first.
+pub fn label_game(
+    config: &LabelConfig,
+    index: u32,
+    positions: &[Position],
+    plan: Option<&[bool]>,
+    searcher: &mut Searcher<EngineEval>,
+) -> Vec<Record> {
+    searcher.clear();
+    let mut labelled: Vec<(Position, Option<(i16, LabelKind)>)> = Vec::new();
+    // The exact value of the game's first position in the exact zone, and its side to move.
+    let mut anchor: Option<(Color, i32)> = None;
+    for (i, pos) in positions.iter().enumerate() {
+        let board = pos.board;
+        if board.moves() == 0 {
+            continue;
+        }
+        if board.empty_count() <= config.exact_empties {
+            let value = searcher.solve(&board, false, &mut ()).value;
+            let (label, kind) = label_of(value);
+            if kind == LabelKind::Exact {
+                anchor.get_or_insert((pos.side, label as i32 / 100));
+            }
+            labelled.push((*pos, Some((label, kind))));
+        } else if let Some(depth) = config.depth {
+            if plan.is_some_and(|p| p.get(i) == Some(&true)) {
+                let limits = Limits {
+                    depth: Some(depth.max(1)),
+                    ..Limits::default()
+                };
+                let value = searcher.search(&board, &limits, &mut ()).value;
+                labelled.push((*pos, Some(label_of(value))));
+            }
+        } else {
+            labelled.push((*pos, None));
+        }
+    }
+    if anchor.is_none() {
+        if let Some(last) = positions.last().filter(|p| p.board.is_game_over()) {
+            anchor = Some((last.side, last.board.final_score()));
+        }
+    }
+    labelled
+        .into_iter()
+        .filter_map(|(pos, label)| {
+            let (label, kind) = match (label, anchor) {
+                (Some(l), _) => l,
+                (None, Some((side, value))) => {
+                    let v = if side == pos.side { value } else { -value };
+                    ((v * 100) as i16, LabelKind::GameResult)
+                }
+                (None, None) => return None,
+            };
+            Some(Record {
+                board: pos.board,
+                side: pos.side,
+                game: index,
+                label,
+                kind,
+                last: false,
+            })
+        })
+        .collect()
+}
+
+/// What a labelling run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LabelSummary {
+    /// Games already complete in the file before the run.
+    pub games_before: usize,
+    /// Games labelled and appended by this run (those that gave at least one label).
+    pub games_labelled: usize,
+    /// Positions appended by this run.
+    pub positions: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Labels the games of `games` not yet in `path` on `config.threads` threads, appending each
+/// game to `path`; shows a progress bar on stderr when `progress` is set. Game `i` of the list
+/// is game index `i` of the file.
+pub fn run_label(
+    config: &LabelConfig,
+    games: &[Vec<Position>],
+    path: &Path,
+    progress: bool,
+) -> Result<LabelSummary, LearnError> {
+    let start = Instant::now();
+    let seed = fingerprint(games, config);
+    if let Ok(bytes) = std::fs::read(path) {
+        if !bytes.is_empty() && super::data::parse_header(&bytes)? != seed {
+            return Err(LearnError::Config(format!(
+                "{} holds labels of other games or settings; resume with the same input and \
+                 options, or write to another file",
+                path.display()
+            )));
+        }
+    }
+    let (mut file, done) = open_for_append(path, seed)?;
+    let todo: Vec<u32> = (0..games.len() as u32)
+        .filter(|i| !done.contains(i))
+        .collect();
+    let plan = config
+        .depth
+        .map(|_| search_plan(games, config.exact_empties));
+    let appended = append_games(
+        path,
+        &mut file,
+        &todo,
+        config.threads,
+        progress,
+        || {
+            let mut s = Searcher::new(config.eval.clone(), config.hash_mb.max(1));
+            s.set_selectivity(config.selectivity);
+            s
+        },
+        |searcher, index| {
+            let i = index as usize;
+            label_game(
+                config,
+                index,
+                &games[i],
+                plan.as_ref().map(|p| p[i].as_slice()),
+                searcher,
+            )
+        },
+    );
+    let appended = appended?;
+    Ok(LabelSummary {
+        games_before: done.len(),
+        games_labelled: appended.games,
+        positions: appended.positions,
+        elapsed: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Move;
+
+    /// The positions of a game played from the start by always taking the first legal move.
+    fn first_move_game(plies: usize) -> Vec<Position> {
+        let mut pos = Position::start();
+        let mut out = vec![pos];
+        for _ in 0..plies {
+            if pos.board.is_game_over() {
+                break;
+            }
+            let moves = pos.board.moves();
+            let mv = if moves == 0 {
+                Move::Pass
+            } else {
+                Move::Place(crate::bitboard::squares(moves).next().expect("a move"))
+            };
+            pos = pos.try_play(mv).expect("legal");
+            out.push(pos);
+        }
+        out
+    }
+
+    fn solved(pos: &Position) -> i32 {
+        let mut s = Searcher::new(EngineEval::default(), 4);
+        s.solve(&pos.board, false, &mut ()).value.discs() as i32
+    }
+
+    #[test]
+    fn canonical_key_is_the_same_for_all_symmetric_images() {
+        let pos = first_move_game(9).pop().expect("a position");
+        let key = canonical_key(&pos.board);
+        for s in 0..8 {
+            let image = Position {
+                board: pos.board.symmetry(s),
+                side: pos.side,
+            };
+            assert_eq!(canonical_key(&image.board), key);
+        }
+        assert_ne!(canonical_key(&Position::start().board), key);
+    }
+
+    #[test]
+    fn result_labels_are_the_exact_value_of_the_first_exact_zone_position() {
+        let game = first_move_game(60);
+        let config = LabelConfig {
+            exact_empties: 12,
+            threads: 1,
+            ..LabelConfig::default()
+        };
+        let mut searcher = Searcher::new(EngineEval::default(), 4);
+        let records = label_game(&config, 7, &game, None, &mut searcher);
+        let anchor = game
+            .iter()
+            .find(|p| p.board.empty_count() <= 12 && p.board.moves() != 0)
+            .expect("the game reaches 12 empties");
+        let anchor_value = solved(anchor);
+        let playable = game.iter().filter(|p| p.board.moves() != 0).count();
+        assert_eq!(records.len(), playable);
+        for r in &records {
+            assert_eq!(r.game, 7);
+            let pos = Position {
+                board: r.board,
+                side: r.side,
+            };
+            if r.board.empty_count() <= 12 {
+                assert_eq!(r.kind, LabelKind::Exact);
+                assert_eq!(r.label as i32, 100 * solved(&pos));
+            } else {
+                assert_eq!(r.kind, LabelKind::GameResult);
+                let sign = if r.side == anchor.side { 1 } else { -1 };
+                assert_eq!(r.label as i32, 100 * sign * anchor_value);
+            }
+        }
+    }
+
+    #[test]
+    fn an_abandoned_game_gets_no_result_labels() {
+        let game = first_move_game(20);
+        let config = LabelConfig {
+            exact_empties: 12,
+            ..LabelConfig::default()
+        };
+        let mut searcher = Searcher::new(EngineEval::default(), 4);
+        assert!(label_game(&config, 0, &game, None, &mut searcher).is_empty());
+    }
+
+    #[test]
+    fn searched_labels_skip_positions_seen_before_under_symmetry() {
+        let game = first_move_game(30);
+        // The same game mirrored: every position is a symmetric image of one already seen.
+        let mirrored: Vec<Position> = game
+            .iter()
+            .map(|p| Position {
+                board: p.board.symmetry(3),
+                side: p.side,
+            })
+            .collect();
+        let plan = search_plan(&[game.clone(), mirrored.clone()], 20);
+        let searched = plan[0].iter().filter(|&&k| k).count();
+        assert_eq!(
+            searched,
+            game.iter()
+                .filter(|p| p.board.empty_count() > 20 && p.board.moves() != 0)
+                .count()
+        );
+        assert!(plan[1].iter().all(|&k| !k));
+        let config = LabelConfig {
+            depth: Some(2),
+            ..LabelConfig::default()
+        };
+        let mut searcher = Searcher::new(EngineEval::default(), 4);
+        let records = label_game(&config, 1, &mirrored, Some(&plan[1]), &mut searcher);
+        assert!(records.iter().all(|r| r.board.empty_count() <= 20));
+        let records = label_game(&config, 0, &game, Some(&plan[0]), &mut searcher);
+        let above: Vec<&Record> = records
+            .iter()
+            .filter(|r| r.board.empty_count() > 20)
+            .collect();
+        assert_eq!(above.len(), searched);
+        let mut fresh = Searcher::new(EngineEval::default(), 4);
+        for r in above {
+            assert_eq!(r.kind, LabelKind::Search);
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            let (label, _) = label_of(fresh.search(&r.board, &limits, &mut ()).value);
+            assert_eq!(r.label, label);
+        }
+    }
+
+    #[test]
+    fn a_resumed_run_refuses_other_games() {
+        let dir = std::env::temp_dir().join(format!("othello-label-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("labels.dat");
+        let _ = std::fs::remove_file(&path);
+        let config = LabelConfig {
+            exact_empties: 8,
+            threads: 1,
+            ..LabelConfig::default()
+        };
+        let games = vec![first_move_game(60)];
+        let first = run_label(&config, &games, &path, false).expect("first run");
+        assert_eq!(first.games_labelled, 1);
+        let again = run_label(&config, &games, &path, false).expect("resume");
+        assert_eq!((again.games_before, again.games_labelled), (1, 0));
+        let other = vec![first_move_game(59)];
+        assert!(run_label(&config, &other, &path, false).is_err());
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+}

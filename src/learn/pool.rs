@@ -1,0 +1,98 @@
+//! The worker pool of the long labelling jobs (`selfplay`, `label`): a fixed list of game
+//! indices is shared by worker threads (an atomic cursor), each worker returns a game's records,
+//! and one writer appends each game to the data file in a single write as soon as it is done.
+//!
+//! Because a game is appended whole, with its last record flagged ([`super::data`]), a run
+//! killed at any moment leaves at most one incomplete game at the end of the file, which the
+//! next run cuts off before resuming: nothing already computed is lost.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::data::{game_bytes, Record};
+use super::LearnError;
+
+/// What a pool run appended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Appended {
+    /// Games appended.
+    pub games: usize,
+    /// Records appended.
+    pub positions: usize,
+}
+
+/// Runs `work` on every game index of `todo` on `threads` threads (each with its own state
+/// from `make_state`) and appends the records of each finished game to `file` (the data file
+/// `path`, positioned at its end). Shows a progress bar on stderr when `progress` is set. Stops
+/// at the first write error.
+pub fn append_games<S, M, W>(
+    path: &Path,
+    file: &mut File,
+    todo: &[u32],
+    threads: usize,
+    progress: bool,
+    make_state: M,
+    work: W,
+) -> Result<Appended, LearnError>
+where
+    M: Fn() -> S + Sync,
+    W: Fn(&mut S, u32) -> Vec<Record> + Sync,
+{
+    let bar = if progress {
+        ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} games, {msg} ({per_sec}, eta {eta})",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let mut done = Appended::default();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let threads = threads.clamp(1, 256).min(todo.len().max(1));
+    let mut error = None;
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(2 * threads);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop, make_state, work) = (&next, &stop, &make_state, &work);
+            s.spawn(move || {
+                let mut state = make_state();
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    if tx.send(work(&mut state, index)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for records in rx {
+            if let Err(e) = file.write_all(&game_bytes(&records)) {
+                error = Some(LearnError::io(path, e));
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            done.games += 1;
+            done.positions += records.len();
+            bar.set_message(format!("{} positions", done.positions));
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    file.sync_all().map_err(|e| LearnError::io(path, e))?;
+    Ok(done)
+}
