@@ -324,6 +324,20 @@ impl Board {
             opponent: symmetry(self.opponent, sym),
         }
     }
+
+    /// The representative of the board's symmetry class: of its eight images under
+    /// [`Board::symmetry`], the one with the smallest `(player, opponent)`. Two boards are equal
+    /// up to a rotation or reflection exactly when their canonical boards are equal, so this is
+    /// the key for deduplicating positions.
+    pub fn canonical(&self) -> Board {
+        (1..8).map(|sym| self.symmetry(sym)).fold(*self, |best, b| {
+            if (b.player, b.opponent) < (best.player, best.opponent) {
+                b
+            } else {
+                best
+            }
+        })
+    }
 }
 
 /// Final score of a finished game from `player`'s view: empties go to the winner.
@@ -632,6 +646,23 @@ mod tests {
         assert!("".parse::<Move>().is_err());
         assert_eq!(Move::Pass.to_string(), "PA");
         assert_eq!(format!("{:#}", Move::Place(Square::C4)), "C4");
+    }
+
+    #[test]
+    fn canonical_boards_are_the_same_for_all_symmetric_images() {
+        let b = Board::from_move_indices(&[3, 1, 4, 1, 5, 9, 2, 6]);
+        let c = b.canonical();
+        for sym in 0..8 {
+            assert_eq!(b.symmetry(sym).canonical(), c);
+        }
+        assert_eq!(c.canonical(), c);
+        // The start position's four first moves lead to one class.
+        let firsts: Vec<Board> = Board::start()
+            .legal_moves()
+            .map(|sq| Board::start().play(sq).canonical())
+            .collect();
+        assert!(firsts.iter().all(|&f| f == firsts[0]));
+        assert_ne!(Board::start().canonical(), firsts[0]);
     }
 
     #[test]

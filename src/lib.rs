@@ -16,6 +16,8 @@
 //!   time manager and the exact endgame solver. Search reports through an observer and never
 //!   prints.
 //! - [`game`]: game records, GGF, clocks; [`protocol`]: the NBoard protocol and its extensions.
+//! - [`gamedb`]: game databases (WTHOR `.wtb`, PGN, GGF, transcripts): reading, writing,
+//!   statistics, the export of distinct positions.
 //! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`);
 //!   [`quality`]: the move-quality benchmark against exact per-move scores (`quality`).
 #![deny(missing_docs)]
@@ -27,6 +29,7 @@ pub mod commands;
 pub mod eval;
 pub mod flip;
 pub mod game;
+pub mod gamedb;
 pub mod hash;
 pub mod last_flip;
 pub mod learn;

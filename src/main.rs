@@ -318,6 +318,12 @@ enum Command {
         #[arg(long)]
         ggf: Option<std::path::PathBuf>,
     },
+    /// Game databases (WTHOR .wtb, PGN, GGF, transcripts): statistics, conversion, and the
+    /// export of their distinct positions. See docs/GAMES.md.
+    Games {
+        #[command(subcommand)]
+        command: GamesCommand,
+    },
     /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
     #[command(hide = true)]
     FakeEngine {
@@ -334,6 +340,119 @@ enum Command {
         #[arg(long)]
         transcript: Option<std::path::PathBuf>,
     },
+}
+
+/// `othello games` subcommands.
+#[derive(Subcommand)]
+enum GamesCommand {
+    /// Per file: games, positions (moves + 1 per game), complete games (board full or both
+    /// sides blocked), Black wins, draws and White wins by the replayed score, mean moves per
+    /// game; then the totals and the time taken.
+    Stats {
+        /// Game files, or directories (their .wtb, .pgn, .ggf and .txt files, sorted by name).
+        #[arg(required = true, value_name = "FILE|DIR")]
+        files: Vec<std::path::PathBuf>,
+        #[command(flatten)]
+        input: GamesInput,
+    },
+    /// Read all the games of the inputs and write them, in order, to one file.
+    Convert {
+        /// Game files, or directories (their .wtb, .pgn, .ggf and .txt files, sorted by name).
+        #[arg(required = true, value_name = "FILE|DIR")]
+        files: Vec<std::path::PathBuf>,
+        /// The output format: wtb, pgn, ggf or txt (default: from the --out extension). A .wtb
+        /// keeps the tournament and player numbers of games read from a .wtb, 0 otherwise.
+        #[arg(long, value_name = "FORMAT")]
+        to: Option<othello::gamedb::Format>,
+        /// The file to write (replaced atomically).
+        #[arg(long, value_name = "PATH")]
+        out: std::path::PathBuf,
+        #[command(flatten)]
+        input: GamesInput,
+    },
+    /// Write the distinct positions of the games (up to the 8 symmetries, first occurrence
+    /// kept, only positions whose side to move has a legal move), one per line.
+    Export {
+        /// Game files, or directories (their .wtb, .pgn, .ggf and .txt files, sorted by name).
+        #[arg(required = true, value_name = "FILE|DIR")]
+        files: Vec<std::path::PathBuf>,
+        /// The file to write (replaced atomically).
+        #[arg(long, value_name = "PATH")]
+        out: std::path::PathBuf,
+        /// Only positions with this many empty squares: MIN..MAX, both included (also ..MAX,
+        /// MIN.., N).
+        #[arg(long, default_value = "0..60", value_name = "MIN..MAX")]
+        empties: othello::gamedb::export::EmptiesRange,
+        /// obf (OBF lines without scores) or board (board strings).
+        #[arg(long, default_value = "obf", value_name = "obf|board")]
+        format: othello::gamedb::export::ExportFormat,
+        #[command(flatten)]
+        input: GamesInput,
+    },
+}
+
+/// How `othello games` reads its inputs.
+#[derive(Args)]
+struct GamesInput {
+    /// Read every input in this format (wtb, pgn, ggf or txt) instead of the one its extension
+    /// implies (.wtb, .pgn, .ggf; anything else is a transcript).
+    #[arg(long, value_name = "FORMAT")]
+    from: Option<othello::gamedb::Format>,
+    /// WTHOR player names for .wtb inputs (default: WTHOR.JOU beside each .wtb file).
+    #[arg(long, value_name = "WTHOR.JOU")]
+    players: Option<std::path::PathBuf>,
+    /// WTHOR tournament names for .wtb inputs (default: WTHOR.TRN beside each .wtb file).
+    #[arg(long, value_name = "WTHOR.TRN")]
+    tournaments: Option<std::path::PathBuf>,
+}
+
+impl GamesInput {
+    fn options(self) -> othello::gamedb::ReadOptions {
+        othello::gamedb::ReadOptions {
+            format: self.from,
+            players: self.players,
+            tournaments: self.tournaments,
+        }
+    }
+}
+
+/// Runs an `othello games` subcommand.
+fn run_games(
+    command: GamesCommand,
+    out: &mut impl std::io::Write,
+) -> Result<(), othello::gamedb::GameDbError> {
+    use othello::gamedb;
+    match command {
+        GamesCommand::Stats { files, input } => {
+            gamedb::stats::run_stats(&files, &input.options(), out)?;
+        }
+        GamesCommand::Convert {
+            files,
+            to,
+            out: path,
+            input,
+        } => {
+            let format = to.unwrap_or_else(|| gamedb::Format::from_path(&path));
+            let (n_files, n_games) =
+                gamedb::convert(&files, &input.options(), Some(format), &path)?;
+            writeln!(
+                out,
+                "{}: {n_games} games from {n_files} files written as {format}",
+                path.display()
+            )
+            .map_err(|e| gamedb::GameDbError::io(&path, e))?;
+        }
+        GamesCommand::Export {
+            files,
+            out: path,
+            empties,
+            format,
+            input,
+        } => {
+            gamedb::export::run_export(&files, &input.options(), &empties, format, &path, out)?;
+        }
+    }
+    Ok(())
 }
 
 /// Options shared by `match` and `tournament`.
@@ -653,6 +772,10 @@ fn main() -> ExitCode {
                 Err(e) => return fail(e.to_string()),
             }
         }
+        Some(Command::Games { command }) => match run_games(command, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return fail(e.to_string()),
+        },
         Some(Command::FakeEngine {
             mode,
             at,
