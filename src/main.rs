@@ -144,6 +144,34 @@ enum Command {
         #[arg(long, default_value = "73", value_name = "PERCENT")]
         selectivity: othello::search::SelectivitySetting,
     },
+    /// Label the positions of recorded games for training (appends to OUT; games already
+    /// there are skipped): exact solves near the end, the game result (or a search score)
+    /// before. See docs/WEIGHTS.md.
+    Label {
+        /// Game files or directories (WTHOR .wtb, PGN, GGF, transcripts), in this order.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        #[command(flatten)]
+        input: GamesInput,
+        /// The data file to create or extend.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Solve positions with at most this many empties exactly.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+        exact_empties: u32,
+        /// Label earlier positions by a search of this depth instead of the game result.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: Option<u32>,
+        /// Forward pruning of those searches: 73, 87, 95, 98, 99 or 100 (none).
+        #[arg(long, default_value = "73", value_name = "PERCENT")]
+        selectivity: othello::search::SelectivitySetting,
+        /// Transposition table per thread, in MiB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
+        /// Worker threads (default: all cores).
+        #[arg(short = 'j', long)]
+        threads: Option<usize>,
+    },
     /// Generate training data by self-play (appends to OUT; games already there are skipped).
     Selfplay {
         /// The data file to create or extend.
@@ -414,6 +442,25 @@ impl GamesInput {
             tournaments: self.tournaments,
         }
     }
+}
+
+/// The games of `files`, each as the positions it went through (for `othello label`).
+fn read_game_positions(
+    files: &[std::path::PathBuf],
+    options: othello::gamedb::ReadOptions,
+) -> Result<Vec<Vec<othello::board::Position>>, String> {
+    let mut games = Vec::new();
+    for (path, records) in
+        othello::gamedb::read_all_with(files, &options).map_err(|e| e.to_string())?
+    {
+        for (k, record) in records.iter().enumerate() {
+            let positions = record
+                .replay()
+                .map_err(|e| format!("{}: game {}: {e}", path.display(), k + 1))?;
+            games.push(positions);
+        }
+    }
+    Ok(games)
 }
 
 /// Runs an `othello games` subcommand.
@@ -796,6 +843,45 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
+        Some(Command::Label {
+            files,
+            input,
+            out: path,
+            exact_empties,
+            depth,
+            selectivity,
+            hash,
+            threads,
+        }) => {
+            let config = othello::learn::label::LabelConfig {
+                exact_empties,
+                depth,
+                selectivity: selectivity.0,
+                hash_mb: hash as usize,
+                threads: threads.unwrap_or_else(othello::learn::selfplay::default_threads),
+                eval,
+            };
+            let games = match read_game_positions(&files, input.options()) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match othello::learn::label::run_label(&config, &games, &path, true) {
+                Ok(s) => {
+                    use std::io::Write;
+                    writeln!(
+                        out,
+                        "{}: {} games read, {} already there, {} labelled, {} positions written in {:.1} s",
+                        path.display(),
+                        games.len(),
+                        s.games_before,
+                        s.games_labelled,
+                        s.positions,
+                        s.elapsed.as_secs_f64()
+                    )
+                }
+                Err(e) => return fail(e.to_string()),
+            }
+        }
         Some(Command::Selfplay {
             out: path,
             games,
@@ -942,9 +1028,10 @@ fn main() -> ExitCode {
                     Err(e) => return fail(format!("--eval {choice}: {e}")),
                 }
             }
-            let run = othello::learn::train::load_samples(&data, false, &mut out).and_then(|(s, _)| {
-                othello::learn::error::report(&loaded, &s, seed, validation, &mut out)
-            });
+            let run =
+                othello::learn::train::load_samples(&data, false, &mut out).and_then(|(s, _)| {
+                    othello::learn::error::report(&loaded, &s, seed, validation, &mut out)
+                });
             match run {
                 Ok(()) => Ok(()),
                 Err(e) => return fail(e.to_string()),

@@ -304,6 +304,7 @@ fn the_trainer_recovers_a_known_evaluator() {
         seed: 5,
         report_every: 50,
         description: "synthetic".into(),
+        dedup: false,
     };
     let mut lines = Vec::new();
     let (eval, report) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
@@ -463,4 +464,103 @@ fn opening_records_of_older_data_are_the_openings_self_play_now_records() {
         want.last_mut().unwrap().last = true;
         assert_eq!(opening_records(&config, rest), want);
     }
+}
+
+/// The games of the 1977 WTHOR sample, as positions.
+fn wthor_1977() -> Vec<Vec<othello::board::Position>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_1977.pgn");
+    othello::gamedb::read_games(&path, None)
+        .unwrap()
+        .iter()
+        .map(|g| g.replay().unwrap())
+        .collect()
+}
+
+#[test]
+fn real_games_are_labelled_exactly_near_the_end_and_by_their_perfect_result_before() {
+    use othello::learn::label::{run_label, LabelConfig};
+    let games = wthor_1977();
+    assert_eq!(games.len(), 12);
+    let dir = temp_dir("label");
+    let path = dir.join("w.dat");
+    let config = LabelConfig {
+        exact_empties: 10,
+        threads: 2,
+        hash_mb: 1,
+        ..LabelConfig::default()
+    };
+    let s = run_label(&config, &games, &path, false).unwrap();
+    assert_eq!((s.games_before, s.games_labelled), (0, 12));
+    let data = read_records(&path).unwrap();
+    assert_eq!(data.records.len(), s.positions);
+    let mut solver = Searcher::new(EngineEval::default(), 1);
+    for (g, game) in games.iter().enumerate() {
+        let stored: Vec<&Record> = data.records.iter().filter(|r| r.game == g as u32).collect();
+        // Every position where the side to move can move, once.
+        let playable: Vec<_> = game.iter().filter(|p| p.board.moves() != 0).collect();
+        assert_eq!(stored.len(), playable.len(), "game {g}");
+        // The first exact-zone position's solve is the result labelling the earlier ones.
+        let anchor = playable
+            .iter()
+            .find(|p| p.board.empty_count() <= 10)
+            .expect("complete games reach 10 empties");
+        let anchor_value = solver.solve(&anchor.board, false, &mut ()).value;
+        let Value::Exact(anchor_value) = anchor_value else {
+            panic!("an exact solve")
+        };
+        for (r, p) in stored.iter().zip(&playable) {
+            assert_eq!((r.board, r.side), (p.board, p.side));
+            if p.board.empty_count() <= 10 {
+                assert_eq!(r.kind, LabelKind::Exact);
+                let Value::Exact(v) = solver.solve(&p.board, false, &mut ()).value else {
+                    panic!("an exact solve")
+                };
+                assert_eq!(r.label as i32, 100 * v);
+            } else {
+                assert_eq!(r.kind, LabelKind::GameResult);
+                let sign = if p.side == anchor.side { 1 } else { -1 };
+                assert_eq!(r.label as i32, 100 * sign * anchor_value);
+            }
+        }
+    }
+    // Resuming does nothing; other settings on the same file are refused.
+    let s = run_label(&config, &games, &path, false).unwrap();
+    assert_eq!((s.games_before, s.games_labelled), (12, 0));
+    let other = LabelConfig {
+        exact_empties: 12,
+        ..config
+    };
+    assert!(run_label(&other, &games, &path, false).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn duplicates_under_symmetry_merge_into_the_mean_of_their_best_labels() {
+    use othello::learn::train::merge_duplicates;
+    let start = Board::start();
+    let after_f5 = start.play("f5".parse::<othello::square::Square>().unwrap());
+    let record = |board: Board, label: i16, kind: LabelKind, game: u32| Record {
+        board,
+        side: Color::Black,
+        game,
+        label,
+        kind,
+        last: true,
+    };
+    let records = [
+        record(start, 200, LabelKind::GameResult, 0),
+        record(after_f5, 100, LabelKind::GameResult, 0),
+        record(start.symmetry(5), -400, LabelKind::GameResult, 1),
+        record(after_f5.symmetry(2), 300, LabelKind::Search, 1),
+        record(after_f5.symmetry(6), 500, LabelKind::Search, 2),
+        record(start.symmetry(1), 0, LabelKind::GameResult, 3),
+    ];
+    let samples = merge_duplicates(&records);
+    assert_eq!(samples.len(), 2);
+    // The start: the mean of three game results, in the first game's group.
+    assert_eq!((samples[0].board, samples[0].group), (start, 0));
+    assert!((samples[0].label - (2.0 - 4.0 + 0.0) / 3.0).abs() < 1e-12);
+    // After f5: the search scores win over the game result.
+    assert_eq!((samples[1].board, samples[1].group), (after_f5, 0));
+    assert!((samples[1].label - 4.0).abs() < 1e-12);
 }

@@ -29,7 +29,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, Position};
+use crate::board::{Color, Position};
 use crate::eval::EngineEval;
 use crate::search::{Limits, Searcher, Selectivity};
 
@@ -68,18 +68,6 @@ impl Default for LabelConfig {
     }
 }
 
-/// The key of a position's class under the eight board symmetries (the smallest image), with
-/// the side to move: equal keys, equal values.
-pub fn canonical_key(board: &Board) -> (u64, u64) {
-    (0..8)
-        .map(|s| {
-            let b = board.symmetry(s);
-            (b.player(), b.opponent())
-        })
-        .min()
-        .expect("eight symmetries")
-}
-
 /// For every game, which of its positions a searched-label run searches: those above the
 /// exact zone, with a legal move for the side to move, met for the first time in the list
 /// (under symmetry).
@@ -92,7 +80,7 @@ pub fn search_plan(games: &[Vec<Position>], exact_empties: u32) -> Vec<Vec<bool>
                 .map(|p| {
                     p.board.empty_count() > exact_empties
                         && p.board.moves() != 0
-                        && seen.insert(canonical_key(&p.board))
+                        && seen.insert(p.board.canonical())
                 })
                 .collect()
         })
@@ -288,20 +276,6 @@ mod tests {
     fn solved(pos: &Position) -> i32 {
         let mut s = Searcher::new(EngineEval::default(), 4);
         s.solve(&pos.board, false, &mut ()).value.discs() as i32
-    }
-
-    #[test]
-    fn canonical_key_is_the_same_for_all_symmetric_images() {
-        let pos = first_move_game(9).pop().expect("a position");
-        let key = canonical_key(&pos.board);
-        for s in 0..8 {
-            let image = Position {
-                board: pos.board.symmetry(s),
-                side: pos.side,
-            };
-            assert_eq!(canonical_key(&image.board), key);
-        }
-        assert_ne!(canonical_key(&Position::start().board), key);
     }
 
     #[test]

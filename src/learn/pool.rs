@@ -7,7 +7,7 @@
 //! next run cuts off before resuming: nothing already computed is lost.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -28,8 +28,9 @@ pub struct Appended {
 
 /// Runs `work` on every game index of `todo` on `threads` threads (each with its own state
 /// from `make_state`) and appends the records of each finished game to `file` (the data file
-/// `path`, positioned at its end). Shows a progress bar on stderr when `progress` is set. Stops
-/// at the first write error.
+/// `path`, positioned at its end). With `progress`, shows a progress bar on stderr, or, when
+/// stderr is not a terminal (a job run with `nohup`), a plain progress line at every percent.
+/// Stops at the first write error.
 pub fn append_games<S, M, W>(
     path: &Path,
     file: &mut File,
@@ -43,7 +44,9 @@ where
     M: Fn() -> S + Sync,
     W: Fn(&mut S, u32) -> Vec<Record> + Sync,
 {
-    let bar = if progress {
+    let start = std::time::Instant::now();
+    let plain = progress && !std::io::stderr().is_terminal();
+    let bar = if progress && !plain {
         ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
@@ -87,6 +90,15 @@ where
             done.positions += records.len();
             bar.set_message(format!("{} positions", done.positions));
             bar.inc(1);
+            if plain && (done.games * 100 / todo.len()) != ((done.games - 1) * 100 / todo.len()) {
+                eprintln!(
+                    "progress: {}/{} games, {} positions, {:.0} s",
+                    done.games,
+                    todo.len(),
+                    done.positions,
+                    start.elapsed().as_secs_f64()
+                );
+            }
         }
     });
     bar.finish_and_clear();

@@ -103,7 +103,6 @@ fn random_move(board: &Board, rng: &mut Rng) -> Move {
     squares(m).nth(k).map_or(Move::Pass, Move::Place)
 }
 
-
 /// The opening of game `index` (step 1 of the module documentation): the positions from the
 /// start through the XOT line and the random plies at which the side to move had a legal move,
 /// the position the game proper starts from, and the generator in the state the game goes on

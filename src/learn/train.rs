@@ -623,11 +623,11 @@ pub fn merge_duplicates(records: &[Record]) -> Vec<Sample> {
     };
     // Per distinct position: the sample, its best label kind, the sum and count of its labels.
     let mut merged: Vec<(Sample, u8, f64, u32)> = Vec::new();
-    let mut index: HashMap<(u64, u64), usize> = HashMap::with_capacity(records.len());
+    let mut index: HashMap<Board, usize> = HashMap::with_capacity(records.len());
     for r in records {
         let label = r.label as f64 / 100.0;
         let r_rank = rank(r.kind);
-        match index.entry(super::label::canonical_key(&r.board)) {
+        match index.entry(r.board.canonical()) {
             Entry::Vacant(v) => {
                 v.insert(merged.len());
                 let sample = Sample {
