@@ -48,9 +48,16 @@ fn engine_eval(
 ) -> Result<othello::eval::EngineEval, String> {
     use othello::eval::{EngineEval, EvalChoice};
     if let Some(choice) = explicit {
-        return choice
+        let eval = choice
             .load()
-            .map_err(|e| format!("--eval-file {choice}: {e}"));
+            .map_err(|e| format!("--eval-file {choice}: {e}"))?;
+        // The Multi-ProbCut model beside the weights must be usable too.
+        use othello::eval::Evaluator;
+        if let Some(text) = eval.mpc_model_text() {
+            othello::search::mpc::MpcModel::parse(text)
+                .map_err(|e| format!("--eval-file {choice}: its .mpc model: {e}"))?;
+        }
+        return Ok(eval);
     }
     match std::env::var_os(EVAL_ENV) {
         Some(v) if !v.is_empty() => {

@@ -93,3 +93,37 @@ fn the_shipped_model_prunes_most_of_the_tree_and_stays_close() {
         .sum();
     assert!(safest > pruned_nodes, "99%: {safest}, 73%: {pruned_nodes}");
 }
+
+#[test]
+fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
+    use othello::search::{Limits, Searcher};
+    let dir = std::env::temp_dir().join(format!("othello-mpc-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let weights = dir.join("w.bin");
+    std::fs::write(&weights, othello::eval::engine::DEFAULT_WEIGHTS).unwrap();
+    let board = positions(&EngineEval::default(), 1)[0];
+    let limits = Limits {
+        depth: Some(9),
+        ..Limits::default()
+    };
+    let nodes = |eval: EngineEval, selectivity: Option<Selectivity>| {
+        let mut s = Searcher::new(eval, 8);
+        s.set_selectivity(selectivity);
+        s.search(&board, &limits, &mut ()).nodes
+    };
+    let selective = Some(Selectivity::LEVELS[0]);
+    // Without a model file the embedded model prunes.
+    let alone = EngineEval::from_file(&weights).unwrap();
+    let embedded = nodes(alone, selective);
+    let full = nodes(EngineEval::default(), None);
+    assert!(embedded < full, "{embedded} < {full}");
+    // A model with no cuts beside the weights: the search is full width.
+    std::fs::write(dir.join("w.mpc"), "mpc 1\n").unwrap();
+    let with_empty_model = EngineEval::from_file(&weights).unwrap();
+    assert_eq!(
+        nodes(with_empty_model, selective),
+        full,
+        "the file's model (no cuts) is used"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -140,6 +140,13 @@ impl Evaluator for EngineEval {
             EngineEval::Pattern(e) => e.evaluate(board),
         }
     }
+
+    fn mpc_model_text(&self) -> Option<&str> {
+        match self {
+            EngineEval::Hand(_) => None,
+            EngineEval::Pattern(e) => e.mpc_model_text(),
+        }
+    }
 }
 
 #[cfg(test)]

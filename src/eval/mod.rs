@@ -52,6 +52,12 @@ pub trait Evaluator: Send + Sync {
     /// The score of `board` for the side to move, in centi-discs (100 = one disc), within
     /// `-MAX_SCORE..=MAX_SCORE`. Higher is better for the side to move.
     fn evaluate(&self, board: &Board) -> i32;
+
+    /// The text of the midgame Multi-ProbCut model fitted to this evaluator, if it has its own
+    /// (the searcher uses the embedded model otherwise).
+    fn mpc_model_text(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Clamps a raw score (already in centi-discs) to `-MAX_SCORE..=MAX_SCORE`.

@@ -102,6 +102,19 @@ pub struct Searcher<E: Evaluator> {
     selectivity: Option<Selectivity>,
 }
 
+/// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
+/// and replaced), else the embedded model.
+fn model_for<E: Evaluator>(eval: &E) -> MpcModel {
+    match eval.mpc_model_text().map(MpcModel::parse) {
+        Some(Ok(model)) => model,
+        Some(Err(e)) => {
+            log::warn!("the evaluator's Multi-ProbCut model is unusable ({e}); using the embedded one");
+            MpcModel::default()
+        }
+        None => MpcModel::default(),
+    }
+}
+
 /// The midgame selectivity a new [`Searcher`] uses.
 pub const DEFAULT_SELECTIVITY: Option<Selectivity> = Some(Selectivity::LEVELS[0]);
 
@@ -109,11 +122,11 @@ impl<E: Evaluator> Searcher<E> {
     /// A searcher with evaluator `eval` and a table of `hash_mb` MiB.
     pub fn new(eval: E, hash_mb: usize) -> Searcher<E> {
         Searcher {
+            mpc: model_for(&eval),
             eval,
             tt: TranspositionTable::new(hash_mb),
             stop: Arc::new(AtomicBool::new(false)),
             solver_nps: 15e6,
-            mpc: MpcModel::default(),
             selectivity: DEFAULT_SELECTIVITY,
         }
     }
@@ -177,6 +190,7 @@ impl<E: Evaluator> Searcher<E> {
 
     /// Replaces the evaluator and forgets the table (its scores came from the old one).
     pub fn set_evaluator(&mut self, eval: E) {
+        self.mpc = model_for(&eval);
         self.eval = eval;
         self.tt.clear();
     }

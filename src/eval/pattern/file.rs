@@ -233,7 +233,17 @@ impl PatternEval {
         file.take(limit as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(io)?;
-        PatternEval::from_bytes(&bytes)
+        let eval = PatternEval::from_bytes(&bytes)?;
+        // The Multi-ProbCut model fitted to these weights, if it ships beside them.
+        let model = path.with_extension("mpc");
+        match std::fs::read_to_string(&model) {
+            Ok(text) => Ok(eval.with_mpc_model_text(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(eval),
+            Err(source) => Err(WeightsError::Io {
+                path: model,
+                source,
+            }),
+        }
     }
 
     /// Writes the weight file (to a temporary name first, then renamed into place).

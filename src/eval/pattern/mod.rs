@@ -154,6 +154,8 @@ pub struct PatternEval {
     compact: Box<[i16]>,
     expanded: Box<[i16]>,
     meta: String,
+    /// The text of the Multi-ProbCut model fitted to these weights, if one came with them.
+    mpc_model: Option<String>,
 }
 
 impl std::fmt::Debug for PatternEval {
@@ -216,7 +218,20 @@ impl PatternEval {
             compact: weights.into_boxed_slice(),
             expanded: expanded.into_boxed_slice(),
             meta,
+            mpc_model: None,
         })
+    }
+
+    /// The text of the midgame Multi-ProbCut model that came with these weights (the `.mpc`
+    /// file beside a loaded weight file; see `crate::search::mpc` for its format), if any.
+    pub fn mpc_model_text(&self) -> Option<&str> {
+        self.mpc_model.as_deref()
+    }
+
+    /// These weights with a Multi-ProbCut model text attached.
+    pub fn with_mpc_model_text(mut self, text: String) -> PatternEval {
+        self.mpc_model = Some(text);
+        self
     }
 
     /// Number of phases.
