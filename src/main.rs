@@ -169,6 +169,10 @@ enum Command {
         /// Label earlier positions by a search of this depth instead of the game result.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: Option<u32>,
+        /// With --depth: label only positions with more empties than this (e.g. when the exact
+        /// zone is already in another file).
+        #[arg(long, default_value_t = 0, requires = "depth", value_parser = clap::value_parser!(u32).range(0..=60))]
+        above: u32,
         /// Forward pruning of those searches: 73, 87, 95, 98, 99 or 100 (none).
         #[arg(long, default_value = "73", value_name = "PERCENT")]
         selectivity: othello::search::SelectivitySetting,
@@ -856,6 +860,7 @@ fn main() -> ExitCode {
             out: path,
             exact_empties,
             depth,
+            above,
             selectivity,
             hash,
             threads,
@@ -863,6 +868,7 @@ fn main() -> ExitCode {
             let config = othello::learn::label::LabelConfig {
                 exact_empties,
                 depth,
+                above,
                 selectivity: selectivity.0,
                 hash_mb: hash as usize,
                 threads: threads.unwrap_or_else(othello::learn::selfplay::default_threads),

@@ -45,6 +45,9 @@ pub struct LabelConfig {
     /// Label positions above the exact zone by a search of this depth instead of the game
     /// result.
     pub depth: Option<u32>,
+    /// With `depth`: label only positions with more empties than this (the exact zone is
+    /// skipped when it is covered by another file).
+    pub above: u32,
     /// Forward pruning of those searches (`None`: full width).
     pub selectivity: Option<Selectivity>,
     /// Transposition table per thread, in MiB.
@@ -60,6 +63,7 @@ impl Default for LabelConfig {
         LabelConfig {
             exact_empties: 20,
             depth: None,
+            above: 0,
             selectivity: crate::search::DEFAULT_SELECTIVITY,
             hash_mb: 16,
             threads: super::selfplay::default_threads(),
@@ -100,6 +104,9 @@ pub fn fingerprint(games: &[Vec<Position>], config: &LabelConfig) -> u64 {
     eat(config.exact_empties as u64);
     eat(config.depth.map_or(0, |d| d as u64 + 1));
     eat(config.selectivity.map_or(0, |s| s.percent() as u64));
+    if config.above > 0 {
+        eat(config.above as u64 + 1000);
+    }
     for game in games {
         eat(game.len() as u64);
         for p in game {
@@ -126,7 +133,7 @@ pub fn label_game(
     let mut anchor: Option<(Color, i32)> = None;
     for (i, pos) in positions.iter().enumerate() {
         let board = pos.board;
-        if board.moves() == 0 {
+        if board.moves() == 0 || (config.depth.is_some() && board.empty_count() <= config.above) {
             continue;
         }
         if board.empty_count() <= config.exact_empties {
@@ -366,6 +373,27 @@ mod tests {
             let (label, _) = label_of(fresh.search(&r.board, &limits, &mut ()).value);
             assert_eq!(r.label, label);
         }
+    }
+
+    #[test]
+    fn searched_labels_above_a_floor_skip_the_rest_of_the_game() {
+        let game = first_move_game(60);
+        let config = LabelConfig {
+            depth: Some(1),
+            above: 40,
+            ..LabelConfig::default()
+        };
+        let plan = search_plan(std::slice::from_ref(&game), config.exact_empties);
+        let mut searcher = Searcher::new(EngineEval::default(), 4);
+        let records = label_game(&config, 0, &game, Some(&plan[0]), &mut searcher);
+        let expected = game
+            .iter()
+            .filter(|p| p.board.empty_count() > 40 && p.board.moves() != 0)
+            .count();
+        assert_eq!(records.len(), expected);
+        assert!(records
+            .iter()
+            .all(|r| r.board.empty_count() > 40 && r.kind == LabelKind::Search));
     }
 
     #[test]

@@ -108,7 +108,9 @@ fn model_for<E: Evaluator>(eval: &E) -> MpcModel {
     match eval.mpc_model_text().map(MpcModel::parse) {
         Some(Ok(model)) => model,
         Some(Err(e)) => {
-            log::warn!("the evaluator's Multi-ProbCut model is unusable ({e}); using the embedded one");
+            log::warn!(
+                "the evaluator's Multi-ProbCut model is unusable ({e}); using the embedded one"
+            );
             MpcModel::default()
         }
         None => MpcModel::default(),
