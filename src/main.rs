@@ -455,6 +455,20 @@ impl GamesInput {
     }
 }
 
+/// The limits of a search without a game clock (`search`, `quality`).
+fn fixed_limits(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    move_time: Option<std::time::Duration>,
+) -> othello::search::Limits {
+    othello::search::Limits {
+        depth,
+        nodes,
+        move_time,
+        clock: None,
+    }
+}
+
 /// The games of `files`, each as the positions it went through (for `othello label`).
 fn read_game_positions(
     files: &[std::path::PathBuf],
@@ -647,12 +661,7 @@ fn main() -> ExitCode {
                 }
             };
             let options = othello::commands::SearchOptions {
-                limits: othello::search::Limits {
-                    depth,
-                    nodes,
-                    move_time: time,
-                    clock: None,
-                },
+                limits: fixed_limits(depth, nodes, time),
                 hash_mb: hash as usize,
                 eval,
                 selectivity: selectivity.0,
@@ -696,12 +705,7 @@ fn main() -> ExitCode {
                 Err(message) => return fail(message),
             };
             let options = othello::quality::QualityOptions {
-                limits: othello::search::Limits {
-                    depth,
-                    nodes,
-                    move_time: time,
-                    clock: None,
-                },
+                limits: fixed_limits(depth, nodes, time),
                 hash_mb: hash as usize,
                 first_number: first,
                 eval,

@@ -94,13 +94,8 @@ pub fn search_plan(games: &[Vec<Position>], exact_empties: u32) -> Vec<Vec<bool>
 /// A fingerprint of the run: the games (every position) and the settings that change labels.
 /// (The evaluator is not included: keep one data file per evaluator.)
 pub fn fingerprint(games: &[Vec<Position>], config: &LabelConfig) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u64| {
-        for byte in x.to_le_bytes() {
-            h = (h ^ byte as u64).wrapping_mul(PRIME);
-        }
-    };
+    let mut h = crate::eval::pattern::file::Fnv1a64::new();
+    let mut eat = |x: u64| h.write(&x.to_le_bytes());
     eat(config.exact_empties as u64);
     eat(config.depth.map_or(0, |d| d as u64 + 1));
     eat(config.selectivity.map_or(0, |s| s.percent() as u64));
@@ -114,7 +109,7 @@ pub fn fingerprint(games: &[Vec<Position>], config: &LabelConfig) -> u64 {
             eat(p.board.opponent());
         }
     }
-    h
+    h.finish()
 }
 
 /// Labels game `index`, whose positions are `positions` (see the module documentation);

@@ -115,14 +115,40 @@ pub enum WeightsError {
 
 /// 64-bit FNV-1a over `parts` in order (Fowler, Noll and Vo's public-domain hash).
 pub fn fnv1a64(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fnv1a64::new();
     for part in parts {
-        for &b in *part {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
+        h.write(part);
+    }
+    h.finish()
+}
+
+/// The 64-bit FNV-1a hash, fed incrementally (for inputs too large to gather first).
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv1a64(u64);
+
+impl Fnv1a64 {
+    /// The hash of nothing.
+    pub fn new() -> Fnv1a64 {
+        Fnv1a64(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Feeds `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
         }
     }
-    h
+
+    /// The hash of everything fed so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for Fnv1a64 {
+    fn default() -> Self {
+        Fnv1a64::new()
+    }
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
