@@ -260,6 +260,10 @@ enum Command {
         /// Seed of the validation split (as given to `train`).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Instead of data files, score against exact values: OBF files whose moves carry solved
+        /// scores (each position and the position after each scored move), by empty squares.
+        #[arg(long)]
+        exact: bool,
     },
     /// Fit pattern weights to self-play data and write a weight file.
     Train {
@@ -1037,6 +1041,7 @@ fn main() -> ExitCode {
             evals,
             validation,
             seed,
+            exact,
         }) => {
             let mut loaded = Vec::new();
             for choice in &evals {
@@ -1045,10 +1050,24 @@ fn main() -> ExitCode {
                     Err(e) => return fail(format!("--eval {choice}: {e}")),
                 }
             }
-            let run =
+            let run = if exact {
+                let mut entries = Vec::new();
+                for path in &data {
+                    let parsed = std::fs::read_to_string(path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| othello::obf::parse_obf(&t).map_err(|e| e.to_string()));
+                    match parsed {
+                        Ok(e) => entries.extend(e),
+                        Err(e) => return fail(format!("{}: {e}", path.display())),
+                    }
+                }
+                let samples = othello::learn::error::exact_samples(&entries);
+                othello::learn::error::report_by_empties(&loaded, &samples, &mut out)
+            } else {
                 othello::learn::train::load_samples(&data, false, &mut out).and_then(|(s, _)| {
                     othello::learn::error::report(&loaded, &s, seed, validation, &mut out)
-                });
+                })
+            };
             match run {
                 Ok(()) => Ok(()),
                 Err(e) => return fail(e.to_string()),

@@ -11,10 +11,17 @@
 //!   fitted on the band itself. An evaluator whose unit is not a disc (the hand-tuned one
 //!   counts mobility and stability in its own units) is then compared on its ranking power,
 //!   not on its calibration. The fitted `a` is printed too.
+//!
+//! [`exact_samples`] and [`report_by_empties`] measure the same errors against *exact* scores:
+//! OBF files whose moves carry solved scores (`quality-30.obf`, `hard-20.obf`, or positions
+//! solved with `othello solve`) give the value of each position and of the position after each
+//! scored move, and the errors are reported per number of empty squares.
 
 use std::io::Write;
 
+use crate::board::Move;
 use crate::eval::{EngineEval, Evaluator};
+use crate::obf::ObfEntry;
 
 use super::train::{is_validation, Sample};
 use super::LearnError;
@@ -117,6 +124,75 @@ pub fn report(
     Ok(())
 }
 
+/// Exactly valued samples from OBF entries with scored moves: each position (valued by its best
+/// score, when the entry lists every legal move) and the position after each scored move (valued
+/// by minus the move's score, when its side to move has a legal move). Distinct boards only;
+/// `group` is the entry's index.
+pub fn exact_samples(entries: &[ObfEntry]) -> Vec<Sample> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut push = |board: crate::board::Board, label: i32, group: usize| {
+        if seen.insert(board.canonical()) {
+            out.push(Sample {
+                board,
+                label: label as f64,
+                group: group as u32,
+            });
+        }
+    };
+    for (k, entry) in entries.iter().enumerate() {
+        let board = entry.position.board;
+        let listed_all = board
+            .legal_moves()
+            .all(|sq| entry.score_of(Move::Place(sq)).is_some());
+        if let (true, Some(best)) = (listed_all && board.moves() != 0, entry.best_score()) {
+            push(board, best, k);
+        }
+        for &(mv, score) in &entry.moves {
+            if let Move::Place(sq) = mv {
+                let child = board.play(sq);
+                if child.moves() != 0 {
+                    push(child, -score, k);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Like [`report`] on every sample (no split), one row per number of empty squares present plus
+/// a row for all of them: for scoring evaluators against exact values ([`exact_samples`]).
+pub fn report_by_empties(
+    evals: &[(String, EngineEval)],
+    samples: &[Sample],
+    out: &mut dyn Write,
+) -> Result<(), LearnError> {
+    let io = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
+    let mut empties: Vec<u32> = samples.iter().map(|s| s.board.empty_count()).collect();
+    empties.sort_unstable();
+    empties.dedup();
+    writeln!(
+        out,
+        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10}",
+        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE"
+    )
+    .map_err(io)?;
+    for (name, eval) in evals {
+        let rows = empties.iter().map(|&e| (e, e, e.to_string()));
+        let all = std::iter::once((0, 60, "all".to_string()));
+        for (min, max, label) in rows.chain(all) {
+            let e = band_error(eval, samples, min, max);
+            writeln!(
+                out,
+                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3}",
+                name, label, e.count, e.mae, e.scale, e.scaled_mae
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +221,23 @@ mod tests {
         let none = band_error(&eval, &samples, 0, 10);
         assert_eq!(none.count, 0);
         assert!(none.mae.is_nan());
+    }
+
+    #[test]
+    fn exact_samples_value_the_position_and_its_children() {
+        let text = "-----------XO----OXXXXX-XXXOOOOOOXOOOOOO-OXOXXO---OOO--------O-- X; A3:+8; \
+                    H3:+6; A6:+4; F1:+4; D8:+2; D1:+2; E1:+2; F2:+2; C2:+2; E8:+0; H6:-2; H7:-4; \
+                    C8:-4; A7:-8; B8:-10; A2:-12; B7:-12; B2:-12; G7:-18;\n";
+        let entries = crate::obf::parse_obf(text).unwrap();
+        let samples = exact_samples(&entries);
+        assert_eq!(samples.len(), 1 + 19);
+        assert_eq!(samples[0].board, entries[0].position.board);
+        assert_eq!(samples[0].label, 8.0);
+        let a3: crate::square::Square = "a3".parse().unwrap();
+        assert_eq!(samples[1].board, entries[0].position.board.play(a3));
+        assert_eq!(samples[1].label, -8.0);
+        // A partial move list gives no root sample.
+        let partial = crate::obf::parse_obf(&text.replace(" G7:-18;", "")).unwrap();
+        assert_eq!(exact_samples(&partial).len(), 18);
     }
 }
