@@ -125,8 +125,9 @@ pub fn report(
 }
 
 /// Exactly valued samples from OBF entries with scored moves: each position (valued by its best
-/// score, when the entry lists every legal move) and the position after each scored move (valued
-/// by minus the move's score, when its side to move has a legal move). Distinct boards only;
+/// score, when the entry lists every legal move, or a single move, which is taken to be the best
+/// one as in the lines of a solved position) and the position after each scored move (valued by
+/// minus the move's score, when its side to move has a legal move). Distinct boards only;
 /// `group` is the entry's index.
 pub fn exact_samples(entries: &[ObfEntry]) -> Vec<Sample> {
     let mut seen = std::collections::HashSet::new();
@@ -145,7 +146,8 @@ pub fn exact_samples(entries: &[ObfEntry]) -> Vec<Sample> {
         let listed_all = board
             .legal_moves()
             .all(|sq| entry.score_of(Move::Place(sq)).is_some());
-        if let (true, Some(best)) = (listed_all && board.moves() != 0, entry.best_score()) {
+        let valued = (listed_all || entry.moves.len() == 1) && board.moves() != 0;
+        if let (true, Some(best)) = (valued, entry.best_score()) {
             push(board, best, k);
         }
         for &(mv, score) in &entry.moves {
@@ -236,8 +238,13 @@ mod tests {
         let a3: crate::square::Square = "a3".parse().unwrap();
         assert_eq!(samples[1].board, entries[0].position.board.play(a3));
         assert_eq!(samples[1].label, -8.0);
-        // A partial move list gives no root sample.
+        // A partial move list gives no root sample; a single (best) move does.
         let partial = crate::obf::parse_obf(&text.replace(" G7:-18;", "")).unwrap();
         assert_eq!(exact_samples(&partial).len(), 18);
+        let best_only = crate::obf::parse_obf(&format!("{}\n", &text[..74])).unwrap();
+        assert_eq!(best_only[0].moves.len(), 1);
+        let samples = exact_samples(&best_only);
+        assert_eq!(samples.len(), 2);
+        assert_eq!(samples[0].label, 8.0);
     }
 }
