@@ -37,6 +37,9 @@ pub struct BandError {
     pub scale: f64,
     /// Mean absolute error in discs of `a·v`.
     pub scaled_mae: f64,
+    /// Mean signed error in discs (value − label): above 0, the evaluator overrates the side to
+    /// move.
+    pub bias: f64,
 }
 
 /// The error of `eval` on the samples whose empty count is in `min..=max` (NaN fields when
@@ -58,6 +61,7 @@ pub fn band_error(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) -> 
         mae: mean_abs(1.0),
         scale,
         scaled_mae: mean_abs(scale),
+        bias: pairs.iter().map(|&(v, l)| v - l).sum::<f64>() / n as f64,
     }
 }
 
@@ -175,8 +179,8 @@ pub fn report_by_empties(
     empties.dedup();
     writeln!(
         out,
-        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10}",
-        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE"
+        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10} {:>7}",
+        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE", "bias"
     )
     .map_err(io)?;
     for (name, eval) in evals {
@@ -186,8 +190,8 @@ pub fn report_by_empties(
             let e = band_error(eval, samples, min, max);
             writeln!(
                 out,
-                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3}",
-                name, label, e.count, e.mae, e.scale, e.scaled_mae
+                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3} {:>+7.3}",
+                name, label, e.count, e.mae, e.scale, e.scaled_mae, e.bias
             )
             .map_err(io)?;
         }
@@ -217,6 +221,7 @@ mod tests {
         let e = band_error(&eval, &samples, 60, 60);
         assert_eq!(e.count, 2);
         assert!((e.mae - 2.0).abs() < 1e-9, "{e:?}");
+        assert!((e.bias - 1.0).abs() < 1e-9, "{e:?}");
         if v != 0.0 {
             assert!((e.scale - (v - 1.0) / v).abs() < 1e-9, "{e:?}");
         }
