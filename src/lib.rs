@@ -56,7 +56,7 @@ pub mod flip;
 pub mod game;
 pub mod gamedb;
 pub mod hash;
-pub mod last_flip;
+mod last_flip;
 pub mod learn;
 pub mod movegen;
 pub mod obf;

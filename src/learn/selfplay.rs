@@ -2,7 +2,7 @@
 //!
 //! Game `i` of a run seeded `s` is a pure function of `(s, i)` and the settings:
 //!
-//! 1. A generator seeded `mix(s, i)` ([`super::rng`]) picks one of the 10,784 XOT openings
+//! 1. A generator seeded `mix(s, i)` ([`crate::rng`]) picks one of the 10,784 XOT openings
 //!    (8 plies, 52 empties) and then plays `random_plies` uniformly random moves.
 //! 2. While more than `exact_empties` squares are empty, the side to move searches to `depth`
 //!    plies ([`Searcher::search`] with a fixed depth and no time limit) and plays the best move.

@@ -2,13 +2,34 @@
 //!
 //! Search never prints. It reports every completed iteration through an [`Observer`], and the
 //! caller (protocol, command line, match driver) decides what to show.
+//!
+//! The API is [`Searcher`] ([`Searcher::search`] with [`Limits`] and an [`Observer`],
+//! [`Searcher::solve`]), its results ([`SearchResult`], [`Value`]), the forward-pruning levels
+//! ([`Selectivity`]), the Multi-ProbCut model file ([`mpc`]), the time manager ([`time`]) and
+//! the table sizes ([`tt`]). The searchers themselves (the endgame solver, move ordering, the
+//! leaf table, ProbCut) are private; `midgame`, `Stopper` and the table type stay reachable,
+//! hidden from the docs, for the engine's own measurement tools (`tests/mpc.rs`,
+//! `examples/probcut_sigma.rs`, the trainer's calibration) and are not a stable interface.
+//!
+//! ```
+//! use othello::search::{Limits, SearchResult, Searcher};
+//! use othello::eval::HandEval;
+//! use othello::Board;
+//!
+//! let mut searcher = Searcher::new(HandEval::new(), 1);
+//! let mut iterations: Vec<SearchResult> = Vec::new(); // an observer that keeps every iteration
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let result = searcher.search(&Board::start(), &limits, &mut iterations);
+//! assert_eq!(iterations.last().map(|r| r.best), Some(result.best));
+//! ```
 
-pub mod endgame;
-pub mod leaf_table;
+mod endgame;
+mod leaf_table;
+#[doc(hidden)]
 pub mod midgame;
 pub mod mpc;
-pub mod order;
-pub mod probcut;
+mod order;
+mod probcut;
 pub mod selectivity;
 mod stopper;
 pub mod time;
@@ -28,6 +49,7 @@ use midgame::{Midgame, INF};
 use mpc::MpcModel;
 use probcut::schedule;
 pub use selectivity::{Selectivity, SelectivitySetting};
+#[doc(hidden)]
 pub use stopper::{Stopper, StopperMark, CHECK_INTERVAL_NODES};
 pub use time::{Budget, Limits, SolveKind};
 use tt::TranspositionTable;
