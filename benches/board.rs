@@ -19,48 +19,18 @@ use othello::movegen::moves_portable;
 use othello::perft::{perft, START_PERFT};
 use othello::{Board, Square};
 
-/// Number of playouts the position set is drawn from.
-const GAMES: usize = 24;
+/// Number of positions in the set (about 24 random games).
+const POSITIONS: usize = 1_450;
 /// Seed of the playout generator.
 const SEED: u64 = 0x0BF5_EED5_2026_0001;
 
-/// Marsaglia's xorshift64: enough randomness to pick moves, no dependency.
-struct XorShift64(u64);
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-impl XorShift64 {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-}
-
-/// Every position met while playing `games` random games from the start, game over excluded
+/// Every position met while playing random games from the start, game over excluded
 /// (positions where the side to move must pass are included).
-fn playout_positions(games: usize, seed: u64) -> Vec<Board> {
-    let mut rng = XorShift64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::start();
-        while !board.is_game_over() {
-            out.push(board);
-            let mv = board.moves();
-            board = if mv == 0 {
-                board.pass()
-            } else {
-                let pick = (rng.next() % mv.count_ones() as u64) as usize;
-                board.play(squares(mv).nth(pick).expect("pick < move count"))
-            };
-        }
-        assert_eq!(
-            board.empty_count() + board.player_count() + board.opponent_count(),
-            64
-        );
-    }
-    out
+fn playout_positions(n: usize, seed: u64) -> Vec<Board> {
+    common::playout_positions(n, seed, usize::MAX, |b| !b.is_game_over())
 }
 
 /// Every (board, legal move) pair of the position set.
@@ -116,7 +86,7 @@ fn flips_avx2_all(pairs: &[(Board, Square)]) -> u64 {
 }
 
 fn bench_movegen(c: &mut Criterion) {
-    let positions = playout_positions(GAMES, SEED);
+    let positions = playout_positions(POSITIONS, SEED);
     for b in &positions {
         let reference = moves_portable(b.player(), b.opponent());
         assert_eq!(b.moves(), reference, "Board::moves on {b:?}");
@@ -146,7 +116,7 @@ fn bench_movegen(c: &mut Criterion) {
 }
 
 fn bench_flips(c: &mut Criterion) {
-    let positions = playout_positions(GAMES, SEED);
+    let positions = playout_positions(POSITIONS, SEED);
     let pairs = move_pairs(&positions);
     for (b, sq) in &pairs {
         let f = flips_portable(*sq, b.player(), b.opponent());
@@ -180,7 +150,7 @@ fn bench_flips(c: &mut Criterion) {
 }
 
 fn bench_play(c: &mut Criterion) {
-    let positions = playout_positions(GAMES, SEED);
+    let positions = playout_positions(POSITIONS, SEED);
     let pairs = move_pairs(&positions);
     let play_all = |pairs: &[(Board, Square)]| {
         pairs.iter().fold(0, |acc, (b, sq)| {
@@ -202,7 +172,7 @@ fn bench_play(c: &mut Criterion) {
 }
 
 fn bench_hash(c: &mut Criterion) {
-    let positions = playout_positions(GAMES, SEED);
+    let positions = playout_positions(POSITIONS, SEED);
     let pairs = move_pairs(&positions);
     let hash_all = |positions: &[Board]| positions.iter().fold(0, |acc, b| fold(acc, hash(b)));
     // Independently: XOR the key of each disc, the opponent's rotated by 32 bits.

@@ -38,26 +38,15 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::board::{Color, IllegalMove, Move, Position};
-use crate::search::Clock;
+use crate::clock::{Clock, ParseClockError, TimeControl, MAX_SECONDS};
 use crate::square::SquareError;
-
-mod clock;
-pub use clock::{ParseClockError, TimeControl, DEFAULT_GRACE_SECS};
-
-/// Largest time (in seconds) a clock or a move may record: about 31 years. Keeps every time
-/// convertible to a [`Duration`].
-pub const MAX_SECONDS: f64 = 1e9;
 
 /// At most this many characters of offending text are quoted in an error.
 const MAX_ERROR_TEXT: usize = 32;
 
 /// The first characters of `s`, for error messages.
 pub(crate) fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(MAX_ERROR_TEXT).collect();
-    if s.chars().nth(MAX_ERROR_TEXT).is_some() {
-        out.push('…');
-    }
-    out
+    crate::text::clip(s, MAX_ERROR_TEXT)
 }
 
 /// One move of a game record: the move and what the mover reported with it.
@@ -451,17 +440,22 @@ impl Game {
         }
     }
 
+    /// The recorded move times of `color`, in order (moves without a time count as instant):
+    /// what the [`TimeControl`] rules are applied to.
+    pub fn move_times(&self, color: Color) -> Vec<f64> {
+        self.moves
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.mover(*i) == color)
+            .map(|(_, r)| r.seconds.unwrap_or(0.0))
+            .collect()
+    }
+
     /// Seconds left on `color`'s clock after the recorded move times (moves without a time
     /// count as instant), or `None` if that side is untimed (no clock, or `TI[0]`).
     pub fn remaining_seconds(&self, color: Color) -> Option<f64> {
         let tc = self.time_control(color).filter(|tc| !tc.is_untimed())?;
-        let spent = self
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.mover(*i) == color)
-            .map(|(_, r)| r.seconds.unwrap_or(0.0));
-        Some(tc.remaining(spent))
+        Some(tc.remaining(self.move_times(color)))
     }
 
     /// The search clock of the side to move: its remaining time and increment, if timed.

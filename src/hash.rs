@@ -16,16 +16,8 @@
 
 use crate::bitboard::squares;
 use crate::board::Board;
+use crate::rng::splitmix64;
 use crate::square::Square;
-
-/// SplitMix64, used at compile time to make the keys (fixed, so hashes are reproducible).
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
 
 const fn build_keys() -> [u64; 64] {
     let mut keys = [0u64; 64];

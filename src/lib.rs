@@ -15,34 +15,60 @@
 //! - [`search`]: iterative deepening PVS with aspiration windows, the transposition table, the
 //!   time manager and the exact endgame solver. Search reports through an observer and never
 //!   prints.
-//! - [`game`]: game records, GGF, clocks; [`protocol`]: the NBoard protocol and its extensions.
+//! - [`clock`]: time controls, their text forms, the remaining-time and flag rules, the
+//!   search's clock; [`rng`]: the one pseudo-random generator (SplitMix64) and random play-outs.
+//! - [`game`]: game records and GGF; [`protocol`]: the NBoard protocol and its extensions.
 //! - [`gamedb`]: game databases (WTHOR `.wtb`, PGN, GGF, transcripts): reading, writing,
 //!   statistics, the export of distinct positions.
-//! - [`commands`]: the binary's batch commands (`perft`, `solve`, `search`, `bench`);
-//!   [`quality`]: the move-quality benchmark against exact per-move scores (`quality`).
+//! - [`players`]: PAIP's strategies, the engine and external NBoard engines behind one trait;
+//!   [`arena`]: games between them, matches, tournaments, statistics.
+//! - [`quality`]: the move-quality benchmark against exact per-move scores; [`learn`]: the
+//!   evaluation trainer (self-play, labelling, fitting, calibration).
+//!
+//! The command line (`src/main.rs` and `src/cli/`) is the binary's own code and not part of
+//! this API: it only parses arguments, prints, and calls what is here.
+//!
+//! # Example
+//!
+//! Parse a position and search it to depth 6 with the built-in evaluator:
+//!
+//! ```
+//! use othello::eval::EngineEval;
+//! use othello::search::{Limits, Searcher};
+//! use othello::{Move, Position};
+//!
+//! let position: Position =
+//!     "---------------------------OX------XO--------------------------- X".parse().unwrap();
+//! let mut searcher = Searcher::new(EngineEval::default(), 1);
+//! let limits = Limits { depth: Some(6), ..Limits::default() };
+//! let result = searcher.search(&position.board, &limits, &mut ());
+//! assert!(matches!(result.best, Move::Place(sq) if position.board.is_legal(sq)));
+//! assert_eq!(result.depth, 6);
+//! ```
 #![deny(missing_docs)]
 
 pub mod arena;
 pub mod bitboard;
 pub mod board;
-pub mod commands;
+pub mod clock;
 pub mod eval;
 pub mod flip;
 pub mod game;
 pub mod gamedb;
 pub mod hash;
-pub mod last_flip;
+mod last_flip;
 pub mod learn;
 pub mod movegen;
 pub mod obf;
 pub mod perft;
-pub mod play;
 pub mod players;
 pub mod protocol;
 pub mod quality;
 pub mod reference;
+pub mod rng;
 pub mod search;
 pub mod square;
+mod text;
 pub mod xot;
 
 pub use board::{Board, Color, Move, Position};

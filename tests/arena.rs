@@ -174,7 +174,7 @@ fn nboard_driver_plays_our_own_binary() {
     // A clocked game too: the engine must budget from the GGF clock it is sent.
     let config = SeriesConfig {
         openings: OpeningSource::Xot,
-        clock: Some(othello::arena::command::parse_time_control("3", 0.1).unwrap()),
+        clock: Some(othello::clock::TimeControl::parse_match("3", 0.1).unwrap()),
         seed: 5,
         ..SeriesConfig::default()
     };
@@ -194,7 +194,7 @@ fn against_fake(
     let path = temp_path(&format!("fake-{mode}.ggf"));
     let config = SeriesConfig {
         openings: OpeningSource::Start,
-        clock: clock.map(|c| othello::arena::command::parse_time_control(c, 0.1).unwrap()),
+        clock: clock.map(|c| othello::clock::TimeControl::parse_match(c, 0.1).unwrap()),
         move_timeout: Duration::from_millis(700),
         ..SeriesConfig::default()
     };
@@ -294,7 +294,7 @@ fn the_driver_talks_like_the_nboard_gui() {
     let config = SeriesConfig {
         openings: OpeningSource::Start,
         depth: Some(3),
-        clock: Some(othello::arena::command::parse_time_control("30", 0.1).unwrap()),
+        clock: Some(othello::clock::TimeControl::parse_match("30", 0.1).unwrap()),
         ..SeriesConfig::default()
     };
     let b = format!(

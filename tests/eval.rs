@@ -12,56 +12,14 @@ use othello::eval::{
 use othello::{Board, Square};
 use proptest::prelude::*;
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u32) -> u32 {
-        (self.next() % n as u64) as u32
-    }
-}
-
-/// One random legal move (or a pass); `None` when the game is over.
-fn random_step(board: &Board, rng: &mut Rng) -> Option<Board> {
-    let moves = board.moves();
-    if moves == 0 {
-        return if board.is_game_over() {
-            None
-        } else {
-            Some(board.pass())
-        };
-    }
-    let k = rng.below(moves.count_ones());
-    let sq = squares(moves).nth(k as usize).expect("k < number of moves");
-    Some(board.play(sq))
-}
-
-/// A position reached by `plies` random moves from the start (fewer if the game ends).
-fn random_position(plies: u32, rng: &mut Rng) -> Board {
-    let mut board = Board::start();
-    for _ in 0..plies {
-        match random_step(&board, rng) {
-            Some(next) => board = next,
-            None => break,
-        }
-    }
-    board
-}
+use common::{random_playout, random_position, SplitMix64};
 
 /// A mixed sample of reachable positions from every phase of the game.
 fn sample_positions(n: usize, seed: u64) -> Vec<Board> {
-    let mut rng = Rng(seed);
-    (0..n)
-        .map(|i| random_position((i % 64) as u32, &mut rng))
-        .collect()
+    let mut rng = SplitMix64::new(seed);
+    (0..n).map(|i| random_position(i % 64, &mut rng)).collect()
 }
 
 fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator>)> {
@@ -374,9 +332,9 @@ fn corners_are_stable_and_a_full_board_is_all_stable() {
         assert_eq!(stable_discs(p, o), p, "{corner}");
     }
     // A full board, any colouring: every disc of both sides is stable.
-    let mut rng = Rng(7);
+    let mut rng = SplitMix64::new(7);
     for _ in 0..100 {
-        let p = rng.next();
+        let p = rng.next_u64();
         assert_eq!(stable_discs(p, !p), p);
         assert_eq!(stable_discs(!p, p), !p);
     }
@@ -445,14 +403,12 @@ fn stable_discs_commute_with_the_symmetries() {
 
 /// Plays `continuations` random games to the end from `board` and checks that no disc reported
 /// stable (for either side) ever changes colour. Returns the number of stable discs checked.
-fn check_stability_by_random_play(board: &Board, continuations: u32, rng: &mut Rng) -> u32 {
+fn check_stability_by_random_play(board: &Board, continuations: u32, rng: &mut SplitMix64) -> u32 {
     let (p, o) = (board.player(), board.opponent());
     let (sp, so) = (stable_discs(p, o), stable_discs(o, p));
     for _ in 0..continuations {
-        let mut b = *board;
         let mut original_to_move = true;
-        while let Some(next) = random_step(&b, rng) {
-            b = next;
+        for b in random_playout(*board, rng).skip(1) {
             original_to_move = !original_to_move;
             let (now_p, now_o) = if original_to_move {
                 (b.player(), b.opponent())
@@ -476,7 +432,7 @@ fn check_stability_by_random_play(board: &Board, continuations: u32, rng: &mut R
 
 #[test]
 fn stable_discs_never_flip_in_random_continuations() {
-    let mut rng = Rng(2024);
+    let mut rng = SplitMix64::new(2024);
     let mut checked = 0;
     for i in 0..600 {
         // Positions from move 20 to the end, where stable discs exist.
@@ -506,7 +462,7 @@ proptest! {
             let k = c as usize % moves.count_ones() as usize;
             b = b.play(squares(moves).nth(k).unwrap());
         }
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         check_stability_by_random_play(&b, 10, &mut rng);
     }
 }

@@ -2,9 +2,11 @@
 //! self-play (labels, determinism, resumability), and the trainer (recovers a known pattern
 //! evaluator from positions it labelled; writes a loadable weight file).
 
+mod common;
+
 use std::path::PathBuf;
 
-use othello::bitboard::squares;
+use common::SplitMix64;
 use othello::board::Color;
 use othello::eval::pattern::{PatternEval, FEATURES_PER_PHASE};
 use othello::eval::{EngineEval, HandEval};
@@ -12,7 +14,6 @@ use othello::learn::data::{
     game_bytes, header_bytes, open_for_append, parse_data, read_records, LabelKind, Record,
     DATA_HEADER_LEN, RECORD_LEN,
 };
-use othello::learn::rng::Rng;
 use othello::learn::selfplay::{play_game, run_selfplay, SelfplayConfig};
 use othello::learn::train::{is_validation, phase_errors, train, Sample, TrainConfig};
 use othello::search::{Searcher, Value};
@@ -246,34 +247,15 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Random reachable positions: random playouts from the start, stopping after `max_plies`.
-fn playout_positions(n: usize, max_plies: usize, seed: u64) -> Vec<Board> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut b = Board::start();
-        for _ in 0..max_plies {
-            let m = b.moves();
-            if m == 0 {
-                if b.is_game_over() {
-                    break;
-                }
-                b = b.pass();
-                continue;
-            }
-            out.push(b);
-            let k = rng.below(m.count_ones() as u64) as usize;
-            b = b.play(squares(m).nth(k).unwrap());
-        }
-    }
-    out.truncate(n);
-    out
+/// Random reachable positions with a legal move, from random play-outs of `max_plies` plies.
+fn positions_with_moves(n: usize, max_plies: usize, seed: u64) -> Vec<Board> {
+    common::playout_positions(n, seed, max_plies, |b| b.moves() != 0)
 }
 
 #[test]
 fn the_trainer_recovers_a_known_evaluator() {
     // A known evaluator with random weights (up to about 2 discs each) in 2 phases.
-    let mut rng = Rng::new(99);
+    let mut rng = SplitMix64::new(99);
     let phases = 2;
     let known_w: Vec<i16> = (0..phases * FEATURES_PER_PHASE)
         .map(|_| rng.below(1025) as i16 - 512)
@@ -281,8 +263,8 @@ fn the_trainer_recovers_a_known_evaluator() {
     let known = PatternEval::from_compact(phases, known_w, String::new()).unwrap();
     // Many early positions (at most 14 plies: phase 0, where configurations repeat) and some
     // from whole games (phase 1 is 29 empties and fewer).
-    let mut boards = playout_positions(30_000, 14, 1);
-    boards.extend(playout_positions(10_000, 60, 2));
+    let mut boards = positions_with_moves(30_000, 14, 1);
+    boards.extend(positions_with_moves(10_000, 60, 2));
     let samples: Vec<Sample> = boards
         .iter()
         .enumerate()
@@ -412,7 +394,7 @@ fn phases_without_data_copy_the_nearest_phase_with_data() {
     // Positions with 20-40 empties only: with 4 phases (0: 60-45 empties, 1: 44-30, 2: 29-15,
     // 3: 14-0), phases 0 and 3 get no data.
     let phases = 4;
-    let boards: Vec<Board> = playout_positions(4_000, 40, 7)
+    let boards: Vec<Board> = positions_with_moves(4_000, 40, 7)
         .into_iter()
         .filter(|b| (20..=40).contains(&b.empty_count()))
         .collect();

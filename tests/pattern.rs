@@ -2,7 +2,6 @@
 //! against the square-by-square reference, exact symmetry invariance, phase selection, and the
 //! weight file (round trip, rejection of corrupt files, no panic on arbitrary bytes).
 
-use othello::bitboard::squares;
 use othello::eval::pattern::file::{fnv1a64, HEADER_LEN, MAGIC};
 use othello::eval::pattern::geometry::{
     compute_instances, geometry, instance_indices, instance_indices_reference, pext, pext_portable,
@@ -16,51 +15,23 @@ use othello::eval::{Evaluator, MAX_SCORE};
 use othello::Board;
 use proptest::prelude::*;
 
-/// SplitMix64: a small deterministic generator.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use common::{playout_positions, SplitMix64};
 
 /// An evaluator whose every weight is uniform in `-amp..=amp`.
 fn random_eval(phases: usize, amp: i16, seed: u64) -> PatternEval {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let span = 2 * amp as u64 + 1;
     let w = (0..phases * FEATURES_PER_PHASE)
-        .map(|_| (rng.next() % span) as i16 - amp)
+        .map(|_| (rng.next_u64() % span) as i16 - amp)
         .collect();
     PatternEval::from_compact(phases, w, format!("random seed {seed}")).unwrap()
 }
 
 /// Reachable positions by random play from the start, at every stage of the game.
 fn sample_positions(n: usize, seed: u64) -> Vec<Board> {
-    let mut rng = Rng(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut b = Board::start();
-        loop {
-            out.push(b);
-            let m = b.moves();
-            if m == 0 {
-                if b.is_game_over() {
-                    break;
-                }
-                b = b.pass();
-                continue;
-            }
-            let k = (rng.next() % m.count_ones() as u64) as usize;
-            b = b.play(squares(m).nth(k).unwrap());
-        }
-    }
-    out.truncate(n);
-    out
+    playout_positions(n, seed, usize::MAX, |_| true)
 }
 
 fn any_board() -> impl Strategy<Value = Board> {

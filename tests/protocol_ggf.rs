@@ -7,7 +7,8 @@
 use std::time::Duration;
 
 use othello::board::{Color, Move, Position};
-use othello::game::{Game, GameEnd, GameMoveError, GameResult, GgfError, MoveRecord, TimeControl};
+use othello::clock::TimeControl;
+use othello::game::{Game, GameEnd, GameMoveError, GameResult, GgfError, MoveRecord};
 use othello::square::Square;
 use proptest::prelude::*;
 

@@ -13,12 +13,8 @@
 //! - [`stats`]: Elo with a 95% interval and the SPRT, on the pentanomial pair model;
 //! - [`summary`]: the match and tournament tables;
 //! - [`command`]: the `match` and `tournament` commands (progress bar, GGF output);
-//! - [`nboard`]: the NBoard client that drives external engines as the NBoard GUI does;
-//! - [`fake`]: an NBoard engine that misbehaves on purpose, for the driver's tests.
 
 pub mod command;
-pub mod fake;
-pub mod nboard;
 pub mod openings;
 pub mod referee;
 pub mod series;

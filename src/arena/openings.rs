@@ -17,7 +17,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::board::{Move, Position};
-use crate::players::rng::{derive_seed, SplitMix64};
+use crate::rng::{derive_seed, SplitMix64};
 use crate::xot;
 
 use super::referee::Opening;
@@ -80,7 +80,7 @@ pub fn openings(source: OpeningSource, count: usize, seed: u64) -> Vec<Opening> 
                 let mut order: Vec<usize> = (0..lines.len()).collect();
                 let mut rng = SplitMix64::new(derive_seed(seed, round));
                 for i in (1..order.len()).rev() {
-                    order.swap(i, rng.below(i + 1));
+                    order.swap(i, rng.below_u32(i + 1));
                 }
                 for &i in order.iter().take(count - out.len()) {
                     let moves = xot::parse_moves(lines[i]).unwrap_or_default();
@@ -114,7 +114,7 @@ pub fn random_opening(plies: u32, seed: u64) -> Opening {
             let mv = if legal.is_empty() {
                 Move::Pass
             } else {
-                Move::Place(legal[rng.below(legal.len())])
+                Move::Place(legal[rng.below_u32(legal.len())])
             };
             pos = pos.try_play(mv).expect("a legal move or a forced pass");
             moves.push(mv);

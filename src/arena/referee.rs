@@ -15,7 +15,7 @@
 //!   margin ([`TimeControl::grace`], written into the game's `TI` tag so engines know it). The
 //!   GGS/NBoard rule that a side's clock gets the grace once, at its first time-out, and loses
 //!   at its second, is the same rule. An engine that has not answered when even the grace is
-//!   gone is not waited for any longer ([`HANG_SLACK_MS`] later);
+//!   gone is not waited for any longer ([`TimeControl::deadline`]);
 //! - **hung**: in an untimed game, no answer within the move timeout;
 //! - **illegal**: an illegal move, a pass while a move exists, or an unreadable answer;
 //! - **crash**: the engine's process ended, or talking to it failed.
@@ -26,11 +26,9 @@
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::board::{Color, Move, Position};
-use crate::game::{Game, GameEnd, GameResult, MoveRecord, TimeControl};
+use crate::clock::TimeControl;
+use crate::game::{Game, GameEnd, GameResult, MoveRecord};
 use crate::players::{Player, PlayerError, Turn};
-
-/// How long after a side's time (grace included) has run out the referee stops waiting.
-pub const HANG_SLACK_MS: u64 = 50;
 
 /// The disc margin a forfeit counts for (PAIP's `othello` returns ±64).
 pub const FORFEIT_MARGIN: i32 = 64;
@@ -147,40 +145,6 @@ pub struct GameOutcome {
     pub termination: Termination,
 }
 
-/// Whether a side that spent `spent` seconds on its moves, in order, has lost on time under
-/// `tc`: at some move its used time exceeded the initial time, the increments earned before
-/// that move and the grace.
-pub fn flag_fallen(tc: &TimeControl, spent: impl IntoIterator<Item = f64>) -> bool {
-    let mut left = tc.initial;
-    for s in spent {
-        left -= s;
-        if left < -tc.grace {
-            return true;
-        }
-        left += tc.increment;
-    }
-    false
-}
-
-/// Seconds the side may still use before its flag falls, grace included (never negative).
-pub fn time_to_flag(tc: &TimeControl, spent: impl IntoIterator<Item = f64>) -> f64 {
-    let mut left = tc.initial;
-    for s in spent {
-        left += tc.increment - s;
-    }
-    (left + tc.grace).max(0.0)
-}
-
-/// The recorded move times of `color` in `game` (moves without a time count as instant).
-pub fn move_times(game: &Game, color: Color) -> Vec<f64> {
-    game.moves()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| game.mover(*i) == color)
-        .map(|(_, r)| r.seconds.unwrap_or(0.0))
-        .collect()
-}
-
 /// Rounds to `places` decimals (records stay short and exact in text).
 fn round_to(x: f64, places: i32) -> f64 {
     let scale = 10f64.powi(places);
@@ -240,8 +204,8 @@ pub fn result_of(position: &Position, termination: &Termination) -> (i32, GameRe
 pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSetup) -> GameOutcome {
     let mut game = new_record(setup, black.name(), white.name());
     let seeds = [
-        crate::players::rng::derive_seed(setup.seed, 1),
-        crate::players::rng::derive_seed(setup.seed, 2),
+        crate::rng::derive_seed(setup.seed, 1),
+        crate::rng::derive_seed(setup.seed, 2),
     ];
     let termination = 'game: {
         if let Err(e) = black.new_game(seeds[0]) {
@@ -260,15 +224,10 @@ pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSet
                 Color::Black => &mut *black,
                 Color::White => &mut *white,
             };
-            let spent = move_times(&game, side);
+            let spent = game.move_times(side);
             let started = Instant::now();
             let deadline = match setup.clock {
-                Some(tc) => {
-                    let left = time_to_flag(&tc, spent.iter().copied());
-                    started
-                        + Duration::from_secs_f64(left.min(1e9))
-                        + Duration::from_millis(HANG_SLACK_MS)
-                }
+                Some(tc) => tc.deadline(started, &spent),
                 None => started + setup.move_timeout,
             };
             let turn = Turn {
@@ -283,7 +242,7 @@ pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSet
             let wall = started.elapsed();
             let used = choice.elapsed.unwrap_or(wall).min(wall).as_secs_f64();
             if let Some(tc) = setup.clock {
-                if flag_fallen(&tc, spent.iter().copied().chain([used])) {
+                if tc.flag_fallen(spent.iter().copied().chain([used])) {
                     break Termination::Time { loser: side };
                 }
             }
@@ -346,26 +305,6 @@ pub fn utc_date(time: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn flag_falls_past_the_grace_only() {
-        let tc = TimeControl {
-            initial: 1.0,
-            increment: 0.5,
-            grace: 0.1,
-        };
-        assert!(!flag_fallen(&tc, [0.5, 0.5, 0.5]));
-        // 1.0 - 1.05 = -0.05: inside the grace.
-        assert!(!flag_fallen(&tc, [1.05]));
-        assert!(flag_fallen(&tc, [1.11]));
-        // Increments arrive after each move: 1.0 - 0.9 + 0.5 - 0.7 = -0.1 + ... = still in grace.
-        assert!(!flag_fallen(&tc, [0.9, 0.65]));
-        assert!(flag_fallen(&tc, [0.9, 0.75]));
-        assert!((time_to_flag(&tc, [0.9]) - 0.7).abs() < 1e-9);
-        // The same rule as GGF's clock: a second time-out leaves nothing.
-        let ggf = TimeControl { grace: 0.1, ..tc };
-        assert_eq!(ggf.remaining([0.9, 0.75]), 0.0);
-    }
 
     #[test]
     fn dates_are_civil_utc() {

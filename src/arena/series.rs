@@ -24,18 +24,15 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::board::Color;
-use crate::game::TimeControl;
-use crate::players::rng::derive_seed;
+use crate::clock::TimeControl;
 use crate::players::{Player, PlayerError, PlayerSpec};
+use crate::rng::derive_seed;
 
 use super::openings::{openings, OpeningSource};
 use super::referee::{play_game, GameOutcome, GameSetup, Opening, Termination};
 
 /// Default per-move timeout of untimed games (a hung engine is given up on after this).
 pub const DEFAULT_MOVE_TIMEOUT_SECS: u64 = 300;
-
-/// Default grace margin added to every clock, in seconds (see [`super::referee`]).
-pub const DEFAULT_GRACE_SECS: f64 = 0.1;
 
 /// How a series is played.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ use std::fmt;
 
 use crate::board::Color;
 
-use super::referee::{move_times, GameOutcome};
+use super::referee::GameOutcome;
 use super::series::{half_points, PairOutcome};
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtState};
 
@@ -154,7 +154,7 @@ impl MatchSummary {
         }
         for color in [Color::Black, Color::White] {
             if let Some(tc) = outcome.game.time_control(color) {
-                let times = move_times(&outcome.game, color);
+                let times = outcome.game.move_times(color);
                 let used: f64 = times.iter().sum();
                 let allowed = tc.initial + tc.increment * times.len() as f64;
                 if self.most_time_used.map_or(true, |(u, _)| used > u) {
@@ -419,7 +419,8 @@ mod tests {
     use super::*;
     use crate::arena::referee::Termination;
     use crate::board::{Move, Position};
-    use crate::game::{Game, MoveRecord, TimeControl};
+    use crate::clock::TimeControl;
+    use crate::game::{Game, MoveRecord};
     use crate::square::Square;
 
     /// A game from the start with `clock` for both sides, Black taking `black` seconds for

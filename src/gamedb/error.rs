@@ -205,11 +205,7 @@ const MAX_ERROR_TEXT: usize = 24;
 
 /// The first characters of `s`, for error messages.
 pub(crate) fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(MAX_ERROR_TEXT).collect();
-    if s.chars().nth(MAX_ERROR_TEXT).is_some() {
-        out.push('…');
-    }
-    out
+    crate::text::clip(s, MAX_ERROR_TEXT)
 }
 
 #[cfg(test)]

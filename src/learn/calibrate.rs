@@ -34,8 +34,8 @@ use crate::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_M
 use crate::search::tt::TranspositionTable;
 use crate::search::Stopper;
 
-use super::rng::{mix, Rng};
 use super::LearnError;
+use crate::rng::{mix, SplitMix64};
 
 /// Fewest empties of a sampled position.
 pub const MIN_EMPTIES: u32 = 12;
@@ -83,7 +83,7 @@ pub struct Sample {
 /// The position of sample `index` of a run seeded with `seed`, or `None` if its game ended
 /// (or reached a position with no move) before the target.
 pub fn sample_position<E: Evaluator>(eval: &E, seed: u64, index: usize) -> Option<Board> {
-    let mut rng = Rng::new(mix(seed, index as u64));
+    let mut rng = SplitMix64::new(mix(seed, index as u64));
     let target = MIN_EMPTIES + rng.below((MAX_EMPTIES - MIN_EMPTIES + 1) as u64) as u32;
     let openings: Vec<&str> = crate::xot::openings().collect();
     let line = openings[index % openings.len()];

@@ -10,7 +10,7 @@
 //! | 8 | 2 | format version, 1 ([`DATA_VERSION`]) |
 //! | 10 | 2 | record size, 24 ([`RECORD_LEN`]) |
 //! | 12 | 4 | reserved, 0 |
-//! | 16 | 8 | run seed: game `i` was played from seed `mix(seed, i)` ([`super::rng::mix`]) |
+//! | 16 | 8 | run seed: game `i` was played from seed `mix(seed, i)` ([`crate::rng::mix`]) |
 //! | 24 | 8 | reserved, 0 |
 //!
 //! Record (one position):

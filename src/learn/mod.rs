@@ -18,7 +18,7 @@
 //! 4. [`calibrate`]: measure shallow against deep searches with the evaluator and fit the
 //!    midgame Multi-ProbCut model that ships next to its weights.
 //!
-//! [`rng`] is the deterministic generator both use.
+//! [`crate::rng`] is the deterministic generator they use.
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,6 @@ pub mod data;
 pub mod error;
 pub mod label;
 pub mod pool;
-pub mod rng;
 pub mod selfplay;
 pub mod train;
 

@@ -2,7 +2,7 @@
 //!
 //! Game `i` of a run seeded `s` is a pure function of `(s, i)` and the settings:
 //!
-//! 1. A generator seeded `mix(s, i)` ([`super::rng`]) picks one of the 10,784 XOT openings
+//! 1. A generator seeded `mix(s, i)` ([`crate::rng`]) picks one of the 10,784 XOT openings
 //!    (8 plies, 52 empties) and then plays `random_plies` uniformly random moves.
 //! 2. While more than `exact_empties` squares are empty, the side to move searches to `depth`
 //!    plies ([`Searcher::search`] with a fixed depth and no time limit) and plays the best move.
@@ -41,8 +41,8 @@ use crate::search::{Limits, Searcher};
 
 use super::data::{game_bytes, label_of, open_for_append, LabelKind, Record};
 use super::pool::append_games;
-use super::rng::{mix, Rng};
 use super::LearnError;
+use crate::rng::{mix, SplitMix64};
 
 /// The settings of a self-play run.
 #[derive(Clone, Debug)]
@@ -97,7 +97,7 @@ fn openings() -> &'static [&'static str] {
     LIST.get_or_init(|| crate::xot::openings().collect())
 }
 
-fn random_move(board: &Board, rng: &mut Rng) -> Move {
+fn random_move(board: &Board, rng: &mut SplitMix64) -> Move {
     let m = board.moves();
     let k = rng.below(m.count_ones() as u64) as usize;
     squares(m).nth(k).map_or(Move::Pass, Move::Place)
@@ -107,8 +107,8 @@ fn random_move(board: &Board, rng: &mut Rng) -> Move {
 /// start through the XOT line and the random plies at which the side to move had a legal move,
 /// the position the game proper starts from, and the generator in the state the game goes on
 /// with.
-fn opening(config: &SelfplayConfig, index: u32) -> (Vec<(Board, Color)>, Position, Rng) {
-    let mut rng = Rng::new(mix(config.seed, index as u64));
+fn opening(config: &SelfplayConfig, index: u32) -> (Vec<(Board, Color)>, Position, SplitMix64) {
+    let mut rng = SplitMix64::new(mix(config.seed, index as u64));
     let list = openings();
     let line = list[rng.below(list.len() as u64) as usize];
     let mut pos = Position::start();

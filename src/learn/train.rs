@@ -46,8 +46,8 @@ use crate::eval::pattern::{
 use crate::eval::Evaluator;
 
 use super::data::Record;
-use super::rng::mix;
 use super::LearnError;
+use crate::rng::mix;
 
 /// One training position.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,25 +5,19 @@
 //! fixed time per move), the match's depth limit, and the game clock. The clock is always
 //! obeyed when the game has one, whatever the spec says, so the engine never plays on after
 //! its flag falls. With no clock, no depth and no time, each move gets
-//! [`DEFAULT_MOVE_TIME_MS`]. In a timed game, a single legal move gets a short search for its
+//! [`MATCH_MOVE_TIME_MS`]. In a timed game, a single legal move gets a short search for its
 //! eval ([`FORCED_MOVE_TIME_MS`], as the NBoard engine does), so the clock is kept for real
 //! choices.
 
 use std::time::Duration;
 
 use crate::board::Move;
+use crate::clock::{FORCED_MOVE_TIME_MS, MATCH_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice};
-pub use crate::protocol::engine::FORCED_MOVE_TIME_MS;
+use crate::search::tt::SHARED_HASH_MB;
 use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
 
 use super::{Choice, Player, PlayerError, Turn};
-
-/// Time per move when nothing else limits the engine.
-pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
-
-/// Transposition table size of an in-process engine. Small, because a match at `-j 20` runs
-/// forty of them at once.
-pub const DEFAULT_ENGINE_HASH_MB: usize = 16;
 
 /// How the engine player is limited (the `engine:...` spec options).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -45,7 +39,7 @@ impl Default for EngineSettings {
         EngineSettings {
             depth: None,
             move_time: None,
-            hash_mb: DEFAULT_ENGINE_HASH_MB,
+            hash_mb: SHARED_HASH_MB,
             eval: EvalChoice::Default,
             selectivity: DEFAULT_SELECTIVITY,
         }
@@ -87,7 +81,7 @@ impl EnginePlayer {
         let depth = self.settings.depth.or(turn.depth);
         let mut move_time = self.settings.move_time;
         if clock.is_none() && depth.is_none() && move_time.is_none() {
-            move_time = Some(Duration::from_millis(DEFAULT_MOVE_TIME_MS));
+            move_time = Some(Duration::from_millis(MATCH_MOVE_TIME_MS));
         }
         if clock.is_some() && turn.game.position().board.moves().count_ones() == 1 {
             let forced = Duration::from_millis(FORCED_MOVE_TIME_MS);
@@ -134,7 +128,8 @@ impl Player for EnginePlayer {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::game::{Game, MoveRecord, TimeControl};
+    use crate::clock::TimeControl;
+    use crate::game::{Game, MoveRecord};
     use crate::square::Square;
 
     /// A game from the start, first legal moves played until the side to move has exactly
@@ -185,7 +180,7 @@ mod tests {
         let untimed = limits(&game_with_moves(1, None));
         assert_eq!(
             untimed.move_time,
-            Some(Duration::from_millis(DEFAULT_MOVE_TIME_MS))
+            Some(Duration::from_millis(MATCH_MOVE_TIME_MS))
         );
     }
 }

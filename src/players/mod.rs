@@ -1,5 +1,5 @@
-//! Players: PAIP's strategies, the engine itself, and external NBoard programs, behind one
-//! small trait.
+//! Players: PAIP's strategies, the engine itself, and external NBoard programs (driven by
+//! [`nboard`], the NBoard client), behind one small trait.
 //!
 //! A [`Player`] is asked for a move with a [`Turn`]: the game so far (start position, moves with
 //! their recorded times, clocks) plus the match's depth limit and the moment after which the
@@ -18,13 +18,13 @@
 //! | `alphabeta3:<depth>:<eval>` | `alpha-beta-searcher3`, killer moves (18.10) |
 //! | `iago:<depth>` | `Iago` = `alpha-beta-searcher3` with `Iago-eval` (18.12) |
 //! | `engine[:depth=N,time=S,hash=MB,eval=E]` | this crate's [`Searcher`](crate::search::Searcher) |
-//! | `nboard:<name>[@<dir>]=<command>` | an external NBoard engine ([`crate::arena::nboard`]) |
+//! | `nboard:<name>[@<dir>]=<command>` | an external NBoard engine ([`nboard`]) |
 //!
 //! `<eval>` is `count`, `weighted`, `modified` or `iago`.
 
 pub mod engine;
+pub mod nboard;
 pub mod paip;
-pub mod rng;
 pub mod spec;
 
 use std::time::{Duration, Instant};
@@ -33,6 +33,7 @@ use thiserror::Error;
 
 use crate::board::Move;
 use crate::game::Game;
+use crate::rng::SplitMix64;
 
 pub use engine::EnginePlayer;
 pub use paip::{PaipEval, PaipSearcher};
@@ -126,14 +127,14 @@ pub trait Player: Send {
 /// PAIP's `random-strategy`: a uniformly random legal move, from a generator seeded per game.
 #[derive(Clone, Debug)]
 pub struct RandomPlayer {
-    rng: rng::SplitMix64,
+    rng: SplitMix64,
 }
 
 impl RandomPlayer {
     /// A random player (seeded again by every [`Player::new_game`]).
     pub fn new() -> RandomPlayer {
         RandomPlayer {
-            rng: rng::SplitMix64::new(0),
+            rng: SplitMix64::new(0),
         }
     }
 }
@@ -150,7 +151,7 @@ impl Player for RandomPlayer {
     }
 
     fn new_game(&mut self, seed: u64) -> Result<(), PlayerError> {
-        self.rng = rng::SplitMix64::new(seed);
+        self.rng = SplitMix64::new(seed);
         Ok(())
     }
 
@@ -160,7 +161,7 @@ impl Player for RandomPlayer {
         Ok(Choice::new(if moves.is_empty() {
             Move::Pass
         } else {
-            Move::Place(moves[self.rng.below(moves.len())])
+            Move::Place(moves[self.rng.below_u32(moves.len())])
         }))
     }
 }

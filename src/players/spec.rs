@@ -32,18 +32,16 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{EnginePlayer, EngineSettings};
+use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
-use crate::arena::nboard::{EngineCommand, NboardPlayer};
 use crate::eval::EvalChoice;
+use crate::search::tt::MAX_SHARED_HASH_MB;
 use crate::search::SelectivitySetting;
 
 /// The deepest search a PAIP searcher spec may ask for. PAIP's searchers have no time limit, so
 /// deeper than this would not finish a game in reasonable time anyway.
 pub const MAX_PAIP_DEPTH: u32 = 16;
-
-/// The largest `hash=` an engine spec may ask for, in MiB.
-pub const MAX_HASH_MB: usize = 4096;
 
 /// A parsed player spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,7 +159,7 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
                 _ => return Err(bad()),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => settings.hash_mb = mb,
+                Ok(mb) if (1..=MAX_SHARED_HASH_MB).contains(&mb) => settings.hash_mb = mb,
                 _ => return Err(bad()),
             },
             "selectivity" => match value.parse::<SelectivitySetting>() {

@@ -15,10 +15,11 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::board::{Board, Move};
+use crate::clock::{FORCED_MOVE_TIME_MS, NBOARD_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{TranspositionTable, MAX_SHARED_HASH_MB};
 use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value};
 use crate::square::Square;
 
@@ -28,18 +29,8 @@ use super::response::{Depth, Responder, Response};
 /// The name the engine gives itself (`set myname othello<depth>`).
 pub const ENGINE_NAME: &str = "othello";
 
-/// Time per move for `go` when the game has no clock (no `TI`/`TB`/`TW`, or `TI[0]`).
-pub const DEFAULT_MOVE_TIME_MS: u64 = 5_000;
-
-/// Time allowed for a forced move (a single legal move): enough for a shallow eval.
-pub const FORCED_MOVE_TIME_MS: u64 = 20;
-
 /// Depth of the search run on each position by `analyze` (lower if `set depth` is lower).
 pub const ANALYZE_DEPTH: u32 = 8;
-
-/// Largest `set hash` accepted by default, in MiB. The table is allocated at once, so a size
-/// beyond the machine's memory would kill the process rather than fail.
-pub const DEFAULT_MAX_HASH_MB: u64 = 4096;
 
 /// `perft` counts subtrees of this depth in one call and checks for interruption in between.
 const PERFT_CHUNK_DEPTH: u32 = 6;
@@ -68,8 +59,8 @@ impl Default for EngineOptions {
     fn default() -> EngineOptions {
         EngineOptions {
             hash_mb: TranspositionTable::DEFAULT_MB,
-            max_hash_mb: DEFAULT_MAX_HASH_MB,
-            default_move_time: Duration::from_millis(DEFAULT_MOVE_TIME_MS),
+            max_hash_mb: MAX_SHARED_HASH_MB as u64,
+            default_move_time: Duration::from_millis(NBOARD_MOVE_TIME_MS),
             depth_cap: None,
             node_cap: None,
             eval: EngineEval::default(),
@@ -305,7 +296,7 @@ impl Engine {
     }
 
     /// `go`: `=== PA` when the side to move must pass; otherwise a search limited by the game
-    /// clock (or [`DEFAULT_MOVE_TIME_MS`] when untimed) and `set depth`. The move is not played:
+    /// clock (or [`NBOARD_MOVE_TIME_MS`] when untimed) and `set depth`. The move is not played:
     /// the GUI sends it back as `move`.
     fn go<W: Write>(&mut self, out: &mut Responder<W>) -> io::Result<Result<(), EngineError>> {
         let board = self.game.position().board;

@@ -2,18 +2,40 @@
 //!
 //! Search never prints. It reports every completed iteration through an [`Observer`], and the
 //! caller (protocol, command line, match driver) decides what to show.
+//!
+//! The API is [`Searcher`] ([`Searcher::search`] with [`Limits`] and an [`Observer`],
+//! [`Searcher::solve`]), its results ([`SearchResult`], [`Value`]), the forward-pruning levels
+//! ([`Selectivity`]), the Multi-ProbCut model file ([`mpc`]), the time manager ([`time`]) and
+//! the table sizes ([`tt`]). The searchers themselves (the endgame solver, move ordering, the
+//! leaf table, ProbCut) are private; `midgame`, `Stopper` and the table type stay reachable,
+//! hidden from the docs, for the engine's own measurement tools (`tests/mpc.rs`,
+//! `examples/probcut_sigma.rs`, the trainer's calibration) and are not a stable interface.
+//!
+//! ```
+//! use othello::search::{Limits, SearchResult, Searcher};
+//! use othello::eval::HandEval;
+//! use othello::Board;
+//!
+//! let mut searcher = Searcher::new(HandEval::new(), 1);
+//! let mut iterations: Vec<SearchResult> = Vec::new(); // an observer that keeps every iteration
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let result = searcher.search(&Board::start(), &limits, &mut iterations);
+//! assert_eq!(iterations.last().map(|r| r.best), Some(result.best));
+//! ```
 
-pub mod endgame;
-pub mod leaf_table;
+mod endgame;
+mod leaf_table;
+#[doc(hidden)]
 pub mod midgame;
 pub mod mpc;
-pub mod order;
-pub mod probcut;
+mod order;
+mod probcut;
 pub mod selectivity;
+mod stopper;
 pub mod time;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,7 +49,9 @@ use midgame::{Midgame, INF};
 use mpc::MpcModel;
 use probcut::schedule;
 pub use selectivity::{Selectivity, SelectivitySetting};
-pub use time::{Budget, Clock, Limits, SolveKind};
+#[doc(hidden)]
+pub use stopper::{Stopper, StopperMark, CHECK_INTERVAL_NODES};
+pub use time::{Budget, Limits, SolveKind};
 use tt::TranspositionTable;
 
 /// A search value. Heuristic and exact scores are different kinds and never mixed.
@@ -496,121 +520,14 @@ fn aspiration<E: Evaluator>(
     }
 }
 
+/// Search threads supported: one for now (the `--threads` options accept up to this; a
+/// parallel search is planned).
+pub const MAX_THREADS: usize = 1;
+
 /// Fewest empties at which [`Searcher::solve`] runs midgame iterations first.
 pub const PRESEARCH_MIN_EMPTIES: u32 = 20;
 /// Those iterations stop this many plies short of the end.
 pub const PRESEARCH_GAP: u32 = 14;
-
-/// How often (in nodes) the clock and the stop flag are read.
-pub const CHECK_INTERVAL_NODES: u64 = 1024;
-
-/// Decides when a running search must stop: an external flag, a hard deadline or a node budget.
-///
-/// The clock is read only every [`CHECK_INTERVAL_NODES`] nodes, never at every node.
-#[derive(Debug)]
-pub struct Stopper {
-    flag: Option<Arc<AtomicBool>>,
-    deadline: Option<Instant>,
-    node_limit: u64,
-    offset: u64,
-    next_check: u64,
-    stopped: bool,
-}
-
-/// A saved check schedule of a [`Stopper`] (see [`Stopper::mark`]).
-#[derive(Clone, Copy, Debug)]
-pub struct StopperMark {
-    offset: u64,
-    next_check: u64,
-}
-
-impl StopperMark {
-    /// Nodes spent by earlier searchers when the mark was taken.
-    pub fn used(&self) -> u64 {
-        self.offset
-    }
-}
-
-impl Stopper {
-    /// A stopper that never stops.
-    pub fn unlimited() -> Stopper {
-        Stopper {
-            flag: None,
-            deadline: None,
-            node_limit: u64::MAX,
-            offset: 0,
-            next_check: CHECK_INTERVAL_NODES,
-            stopped: false,
-        }
-    }
-
-    /// A stopper with an optional external flag, hard deadline and node budget.
-    pub fn new(
-        flag: Option<Arc<AtomicBool>>,
-        deadline: Option<Instant>,
-        node_limit: Option<u64>,
-    ) -> Stopper {
-        Stopper {
-            flag,
-            deadline,
-            node_limit: node_limit.unwrap_or(u64::MAX),
-            ..Stopper::unlimited()
-        }
-    }
-
-    /// Restarts the check schedule for a searcher whose node counter starts at zero, after
-    /// `used` nodes were already spent by earlier searchers (they count toward the budget).
-    pub fn rebase(&mut self, used: u64) {
-        self.offset = used;
-        self.next_check = CHECK_INTERVAL_NODES.min(self.node_limit.saturating_sub(used));
-    }
-
-    /// Whether to stop, given the nodes searched so far. Cheap unless a check is due.
-    #[inline(always)]
-    pub fn check(&mut self, nodes: u64) -> bool {
-        if nodes < self.next_check {
-            return self.stopped;
-        }
-        self.check_now(nodes)
-    }
-
-    #[cold]
-    fn check_now(&mut self, nodes: u64) -> bool {
-        self.next_check = nodes + CHECK_INTERVAL_NODES;
-        if self.offset + nodes >= self.node_limit
-            || self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    /// The current check schedule, to [`restore`](Self::restore) after a nested search that
-    /// rebased this stopper.
-    pub fn mark(&self) -> StopperMark {
-        StopperMark {
-            offset: self.offset,
-            next_check: self.next_check,
-        }
-    }
-
-    /// Returns to the check schedule saved by [`mark`](Self::mark). A stop decided meanwhile
-    /// stays decided.
-    pub fn restore(&mut self, mark: StopperMark) {
-        self.offset = mark.offset;
-        self.next_check = mark.next_check;
-    }
-
-    /// Whether a stop has been decided.
-    #[inline(always)]
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -620,6 +537,7 @@ mod tests {
     use crate::flip::flips;
     use crate::movegen::moves;
     use proptest::prelude::*;
+    use std::sync::atomic::Ordering;
 
     /// Full-width negamax to `depth` with the same leaf and pass rules: the oracle.
     fn negamax(eval: &HandEval, p: u64, o: u64, depth: u32, passed: bool) -> i32 {

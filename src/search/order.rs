@@ -4,8 +4,6 @@
 //! selection-sort step, so a cut-off after the first few moves never pays for a full sort.
 //! Higher keys come first.
 
-use crate::square::Square;
-
 /// The most legal moves an Othello position can have is 33; 34 leaves a spare.
 pub const MAX_MOVES: usize = 34;
 
@@ -18,14 +16,6 @@ pub struct Candidate {
     pub key: i32,
     /// The discs the move flips.
     pub flips: u64,
-}
-
-impl Candidate {
-    /// The move's square.
-    #[inline(always)]
-    pub fn square(&self) -> Square {
-        Square::from_index_masked(self.sq as u32)
-    }
 }
 
 /// A stack-allocated move list.

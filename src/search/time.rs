@@ -43,6 +43,8 @@
 
 use std::time::Duration;
 
+use crate::clock::Clock;
+
 /// What the caller allows a search to use. Every field is optional; none means "no limit".
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
@@ -56,13 +58,17 @@ pub struct Limits {
     pub clock: Option<Clock>,
 }
 
-/// A game clock: time left for the side to move, and the increment per move.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Clock {
-    /// Time left on the clock.
-    pub remaining: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
+impl Limits {
+    /// The limits of a search without a game clock: a depth, a node budget and a time per move,
+    /// each optional.
+    pub fn fixed(depth: Option<u32>, nodes: Option<u64>, move_time: Option<Duration>) -> Limits {
+        Limits {
+            depth,
+            nodes,
+            move_time,
+            clock: None,
+        }
+    }
 }
 
 /// Which endgame solve to run instead of a midgame iteration.

@@ -192,9 +192,22 @@ pub struct TranspositionTable {
     age: u8,
 }
 
+/// Table size in MiB of a single search (`search`, `solve`, `quality`, the NBoard engine).
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest table of a single search that the command line accepts, in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Table size in MiB where many searches run at once, each with its own table: an `engine`
+/// player (a match at `-j 20` runs 40 of them), and each worker of `label`, `selfplay` and
+/// `calibrate`.
+pub const SHARED_HASH_MB: usize = 16;
+/// Largest table of such a search in MiB, and of the NBoard engine's `set hash` (the table is
+/// allocated at once, so a size beyond the machine's memory would kill the process rather than
+/// fail).
+pub const MAX_SHARED_HASH_MB: usize = 4_096;
+
 impl TranspositionTable {
-    /// Default size in MiB.
-    pub const DEFAULT_MB: usize = 64;
+    /// Default size in MiB ([`DEFAULT_HASH_MB`]).
+    pub const DEFAULT_MB: usize = DEFAULT_HASH_MB;
 
     /// A table of about `mb` MiB (at least one cluster).
     ///

@@ -34,8 +34,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::{Choice, Player, PlayerError, Turn};
 use crate::game::{Game, MoveRecord};
-use crate::players::{Choice, Player, PlayerError, Turn};
 
 /// How long a starting engine may take to answer its first `ping`.
 pub const STARTUP_TIMEOUT_SECS: u64 = 60;

@@ -1,15 +1,15 @@
 //! The binary's batch commands (`perft`, ...), written against `io::Write` so tests can run them.
 //!
-//! Each command takes already-parsed arguments; argument parsing lives in `main.rs`.
+//! Each command takes already-parsed arguments; argument parsing lives in the other `cli` files.
 
 use std::io::{self, Write};
 use std::time::Instant;
 
-use crate::board::Board;
-use crate::eval::EngineEval;
-use crate::obf::ObfEntry;
-use crate::perft::perft;
-use crate::search::{Searcher, Value};
+use othello::board::Board;
+use othello::eval::EngineEval;
+use othello::obf::ObfEntry;
+use othello::perft::perft;
+use othello::search::{Searcher, Value};
 
 /// `othello perft N`: for each depth 1..=N, the leaf count, the time and leaves per second.
 pub fn run_perft(board: &Board, max_depth: u32, out: &mut impl Write) -> io::Result<u64> {
@@ -142,7 +142,7 @@ fn rate(count: u64, secs: f64) -> f64 {
 const BENCH_MIDGAME_OPENINGS: usize = 8;
 const BENCH_MIDGAME_DEPTH: u32 = 11;
 /// FFO positions (#20-#29, 6 to 20 empties) solved exactly by `othello bench`.
-static BENCH_ENDGAME: &str = include_str!("../tests/data/fforum-20-39.obf");
+static BENCH_ENDGAME: &str = include_str!("../../tests/data/fforum-20-39.obf");
 const BENCH_ENDGAME_POSITIONS: usize = 10;
 
 /// `othello bench`: a fixed set of searches, ending with the total node count (the bench
@@ -151,7 +151,7 @@ const BENCH_ENDGAME_POSITIONS: usize = 10;
 /// Each search starts from an empty table, so the signature does not depend on order. The
 /// signature also depends on the evaluator `eval` (the engine's default for the published one).
 pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
-    use crate::search::Limits;
+    use othello::search::Limits;
     let mut total_nodes = 0u64;
     let start = Instant::now();
     let limits = Limits {
@@ -159,8 +159,8 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(eval.clone(), 64);
-    for line in crate::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
-        let pos = crate::xot::position_after(line).expect("bundled XOT lines are legal");
+    for line in othello::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
+        let pos = othello::xot::position_after(line).expect("bundled XOT lines are legal");
         searcher.clear();
         let r = searcher.search(&pos.board, &limits, &mut ());
         total_nodes += r.nodes;
@@ -174,7 +174,7 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
             r.elapsed.as_secs_f64()
         )?;
     }
-    let entries = crate::obf::parse_obf(BENCH_ENDGAME).expect("bundled OBF file parses");
+    let entries = othello::obf::parse_obf(BENCH_ENDGAME).expect("bundled OBF file parses");
     for (i, e) in entries.iter().take(BENCH_ENDGAME_POSITIONS).enumerate() {
         searcher.clear();
         let r = searcher.solve(&e.position.board, false, &mut ());
@@ -203,13 +203,13 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
 #[derive(Clone, Debug, Default)]
 pub struct SearchOptions {
     /// The limits of each search.
-    pub limits: crate::search::Limits,
+    pub limits: othello::search::Limits,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
     /// The evaluator.
     pub eval: EngineEval,
     /// Midgame forward pruning (`None`: full width).
-    pub selectivity: Option<crate::search::Selectivity>,
+    pub selectivity: Option<othello::search::Selectivity>,
 }
 
 /// Prints each completed iteration as one line.
@@ -218,8 +218,8 @@ struct IterationPrinter<'w, W: Write> {
     error: Option<io::Error>,
 }
 
-impl<W: Write> crate::search::Observer for IterationPrinter<'_, W> {
-    fn on_iteration(&mut self, r: &crate::search::SearchResult) {
+impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
+    fn on_iteration(&mut self, r: &othello::search::SearchResult) {
         if self.error.is_some() {
             return;
         }

@@ -28,13 +28,14 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::arena::referee::{flag_fallen, move_times, time_to_flag, utc_date, HANG_SLACK_MS};
-use crate::board::{Color, Move, Position};
-use crate::eval::EngineEval;
-use crate::game::{Game, GameEnd, GameResult, MoveRecord, TimeControl};
-use crate::players::{Player, Turn};
-use crate::search::{Limits, Searcher};
-use crate::square::Square;
+use othello::arena::referee::utc_date;
+use othello::board::{Color, Move, Position};
+use othello::clock::TimeControl;
+use othello::eval::EngineEval;
+use othello::game::{Game, GameEnd, GameResult, MoveRecord};
+use othello::players::{Player, Turn};
+use othello::search::{Limits, Searcher};
+use othello::square::Square;
 
 /// One line of the person's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +133,8 @@ pub enum PlayEnd {
 
 /// The finished session.
 #[derive(Clone, Debug)]
+// The binary only needs to know that the game ended; the tests read the outcome.
+#[cfg_attr(not(test), allow(dead_code))]
 pub struct PlayOutcome {
     /// The game record as saved.
     pub game: Game,
@@ -157,7 +160,7 @@ pub enum PlayError {
     },
     /// The opponent could not start.
     #[error("the opponent cannot start: {0}")]
-    Opponent(#[from] crate::players::PlayerError),
+    Opponent(#[from] othello::players::PlayerError),
 }
 
 /// PAIP's piece letters: `@` Black, `O` White.
@@ -214,14 +217,10 @@ pub fn write_board(
         }
         if row == 7 {
             let show = |color: Color| -> String {
-                let used: f64 = move_times(game, color).iter().sum();
+                let times = game.move_times(color);
                 match game.time_control(color) {
-                    Some(tc) => {
-                        let left =
-                            tc.initial + tc.increment * move_times(game, color).len() as f64 - used;
-                        clock_string(left)
-                    }
-                    None => format!("{} used", clock_string(used)),
+                    Some(tc) => clock_string(tc.shown(&times)),
+                    None => format!("{} used", clock_string(times.iter().sum())),
                 }
             };
             write!(out, "  [@={} O={}]", show(Color::Black), show(Color::White))?;
@@ -290,14 +289,10 @@ pub fn play<R: BufRead, W: Write>(
         }
         write_board(out, &game, options.human, true)?;
         let side = pos.side;
-        let spent = move_times(&game, side);
+        let spent = game.move_times(side);
         let started = Instant::now();
         if side != options.human {
-            let deadline = options.clock.map(|tc| {
-                started
-                    + Duration::from_secs_f64(time_to_flag(&tc, spent.iter().copied()).min(1e9))
-                    + Duration::from_millis(HANG_SLACK_MS)
-            });
+            let deadline = options.clock.map(|tc| tc.deadline(started, &spent));
             let turn = Turn {
                 game: &game,
                 depth: None,
@@ -305,7 +300,7 @@ pub fn play<R: BufRead, W: Write>(
             };
             let choice = match opponent.choose(&turn) {
                 Ok(c) => c,
-                Err(crate::players::PlayerError::Timeout) => break PlayEnd::Time(side),
+                Err(othello::players::PlayerError::Timeout) => break PlayEnd::Time(side),
                 Err(e) => break PlayEnd::OpponentFault(e.to_string()),
             };
             let used = choice
@@ -314,7 +309,7 @@ pub fn play<R: BufRead, W: Write>(
                 .as_secs_f64();
             if options
                 .clock
-                .is_some_and(|tc| flag_fallen(&tc, spent.iter().copied().chain([used])))
+                .is_some_and(|tc| tc.flag_fallen(spent.iter().copied().chain([used])))
             {
                 break PlayEnd::Time(side);
             }
@@ -400,7 +395,7 @@ pub fn play<R: BufRead, W: Write>(
             let used = started.elapsed().as_secs_f64();
             if options
                 .clock
-                .is_some_and(|tc| flag_fallen(&tc, spent.iter().copied().chain([used])))
+                .is_some_and(|tc| tc.flag_fallen(spent.iter().copied().chain([used])))
             {
                 break 'game PlayEnd::Time(side);
             }
@@ -478,3 +473,6 @@ pub fn play<R: BufRead, W: Write>(
         path: options.ggf_path.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests;

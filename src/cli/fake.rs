@@ -22,8 +22,8 @@ use std::io::{self, BufRead, Write};
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::board::Move;
-use crate::game::{Game, MoveRecord};
+use othello::board::Move;
+use othello::game::{Game, MoveRecord};
 
 /// How the fake engine misbehaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +147,7 @@ pub fn run_fake<R: BufRead, W: Write>(
                         FakeMode::Good => {}
                         FakeMode::Illegal => {
                             let occupied = !board.empty();
-                            let sq = crate::square::Square::from_lowest_bit(occupied);
+                            let sq = othello::square::Square::from_lowest_bit(occupied);
                             writeln!(output, "=== {sq}")?;
                             output.flush()?;
                             continue;
@@ -177,6 +177,37 @@ pub fn run_fake<R: BufRead, W: Write>(
         output.flush()?;
     }
     Ok(FakeExit::Quit)
+}
+
+#[derive(clap::Args)]
+pub struct FakeArgs {
+    /// good, illegal, garbage, slow, crash or hang.
+    #[arg(long)]
+    mode: FakeMode,
+    /// Which `go` misbehaves (from 1).
+    #[arg(long, default_value_t = 3)]
+    at: u32,
+    /// Seconds `slow` sleeps.
+    #[arg(long, default_value_t = 2.0)]
+    sleep: f64,
+    /// Append every line received to this file.
+    #[arg(long)]
+    transcript: Option<std::path::PathBuf>,
+}
+
+/// `othello fake-engine`: exits with status 3 when `crash` strikes.
+pub fn fake_engine(args: FakeArgs) -> super::CliResult {
+    let options = FakeOptions {
+        transcript: args.transcript,
+        mode: args.mode,
+        at: args.at,
+        sleep: Duration::from_secs_f64(args.sleep.clamp(0.0, 1e6)),
+    };
+    let stdin = io::stdin().lock();
+    match run_fake(stdin, io::stdout().lock(), options)? {
+        FakeExit::Crash => std::process::exit(3),
+        FakeExit::Quit => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -214,7 +245,7 @@ mod tests {
 
         let (out, _) = session(FakeMode::Illegal, input);
         let last = out.lines().filter(|l| l.starts_with("===")).nth(1).unwrap();
-        let sq: crate::square::Square = last[4..].trim().parse().unwrap();
+        let sq: othello::square::Square = last[4..].trim().parse().unwrap();
         assert_eq!(
             g.position().board.empty() & sq.bit(),
             0,

@@ -1,0 +1,221 @@
+//! Games between players: `match`, `tournament`, and `play` (a person in the terminal).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use othello::arena::{self, OpeningSource, SeriesConfig, Sprt};
+use othello::clock::{TimeControl, MATCH_GRACE_SECS};
+use othello::eval::{EngineEval, EvalChoice};
+use othello::players::PlayerSpec;
+
+use super::play::{self, PlayOptions};
+use super::{fail, with_global_eval, CliError, CliResult};
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args)]
+pub struct SeriesArgs {
+    /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series) or start.
+    #[arg(long)]
+    openings: Option<OpeningSource>,
+    /// Seed for openings and random players (same seed, same games for deterministic players).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Clock per game and side, SECONDS[+INCREMENT], e.g. 60+0.5.
+    #[arg(long, conflicts_with = "depth")]
+    time: Option<String>,
+    /// Depth limit for the players that take one (engine, NBoard engines).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Games played at once.
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: u64,
+    /// Grace margin in seconds: a side loses on time when its clock is below minus this.
+    #[arg(long, default_value_t = MATCH_GRACE_SECS)]
+    grace: f64,
+    /// In untimed games, seconds after which a silent engine forfeits.
+    #[arg(long, default_value_t = arena::series::DEFAULT_MOVE_TIMEOUT_SECS as f64)]
+    move_timeout: f64,
+    /// Write every game to this GGF file, one per line.
+    #[arg(long)]
+    ggf: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl SeriesArgs {
+    fn config(
+        &self,
+        default_openings: OpeningSource,
+        place: &str,
+    ) -> Result<SeriesConfig, CliError> {
+        let clock = match &self.time {
+            Some(t) => Some(TimeControl::parse_match(t, self.grace)?),
+            None => None,
+        };
+        if !(self.move_timeout.is_finite() && self.move_timeout > 0.0 && self.move_timeout < 1e6) {
+            return Err(fail(format!("bad --move-timeout {}", self.move_timeout)));
+        }
+        Ok(SeriesConfig {
+            openings: self.openings.unwrap_or(default_openings),
+            seed: self.seed,
+            clock,
+            depth: self.depth,
+            concurrency: self.jobs as usize,
+            move_timeout: Duration::from_secs_f64(self.move_timeout),
+            place: place.to_string(),
+        })
+    }
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Player A (e.g. engine, iago:4, maximizer:weighted, nboard:self=target/release/othello).
+    a: PlayerSpec,
+    /// Player B.
+    b: PlayerSpec,
+    /// Pairs of games (each opening twice, colours swapped).
+    #[arg(long, conflicts_with = "games")]
+    pairs: Option<usize>,
+    /// Games (rounded up to whole pairs).
+    #[arg(long)]
+    games: Option<usize>,
+    /// An SPRT: stop when H0 (Elo = elo0) or H1 (Elo = elo1) is accepted.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<Sprt>,
+    /// The SPRT's false positive rate.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The SPRT's false negative rate.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
+    #[command(flatten)]
+    series: SeriesArgs,
+}
+
+/// `othello match`.
+pub fn run_match(args: MatchArgs, global: Option<&EvalChoice>, out: &mut impl Write) -> CliResult {
+    let config = args.series.config(OpeningSource::Xot, "othello match")?;
+    let options = arena::MatchOptions {
+        a: with_global_eval(args.a, global),
+        b: with_global_eval(args.b, global),
+        pairs: args
+            .pairs
+            .or(args.games.map(|g| g.div_ceil(2)))
+            .unwrap_or(10),
+        config,
+        sprt: args.sprt.map(|s| Sprt {
+            alpha: args.alpha,
+            beta: args.beta,
+            ..s
+        }),
+        ggf: args.series.ggf,
+        progress: !args.series.quiet,
+    };
+    let summary = arena::run_match(&options)?;
+    write!(out, "{summary}")?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TournamentArgs {
+    /// The players (at least two).
+    #[arg(required = true, num_args = 2..)]
+    players: Vec<PlayerSpec>,
+    /// Pairs of games per pairing.
+    #[arg(long, default_value_t = 5)]
+    pairs: usize,
+    #[command(flatten)]
+    series: SeriesArgs,
+}
+
+/// `othello tournament`.
+pub fn tournament(
+    args: TournamentArgs,
+    global: Option<&EvalChoice>,
+    out: &mut impl Write,
+) -> CliResult {
+    let config = args
+        .series
+        .config(OpeningSource::Random(10), "othello tournament")?;
+    let options = arena::TournamentOptions {
+        players: args
+            .players
+            .into_iter()
+            .map(|p| with_global_eval(p, global))
+            .collect(),
+        pairs: args.pairs,
+        config,
+        ggf: args.series.ggf,
+        progress: !args.series.quiet,
+    };
+    let table = arena::run_tournament(&options)?;
+    write!(out, "{table}")?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The opponent (default: the engine).
+    #[arg(default_value = "engine")]
+    opponent: PlayerSpec,
+    /// Your colour: black (moves first) or white.
+    #[arg(long, default_value = "black", value_parser = ["black", "white"])]
+    color: String,
+    /// Clock per side, SECONDS[+INCREMENT] (default: untimed).
+    #[arg(long)]
+    time: Option<String>,
+    /// Grace margin in seconds past the clock before a side loses on time.
+    #[arg(long, default_value_t = MATCH_GRACE_SECS)]
+    grace: f64,
+    /// Seconds the engine thinks for a hint.
+    #[arg(long, default_value_t = 1.0)]
+    hint_time: f64,
+    /// Where to save the game (default: othello-game-<unix time>.ggf).
+    #[arg(long)]
+    ggf: Option<PathBuf>,
+}
+
+/// `othello play`: a game in the terminal, then saved as GGF.
+pub fn play(
+    args: PlayArgs,
+    global: Option<&EvalChoice>,
+    eval: EngineEval,
+    out: &mut impl Write,
+) -> CliResult {
+    let clock = match &args.time {
+        Some(t) => Some(TimeControl::parse_match(t, args.grace)?),
+        None => None,
+    };
+    let hint_time = args.hint_time;
+    if !(hint_time.is_finite() && hint_time > 0.0 && hint_time < 1e6) {
+        return Err(fail(format!("bad --hint-time {hint_time}")));
+    }
+    let mut player = with_global_eval(args.opponent, global).build()?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let options = PlayOptions {
+        human: if args.color == "white" {
+            othello::Color::White
+        } else {
+            othello::Color::Black
+        },
+        clock,
+        ggf_path: args
+            .ggf
+            .unwrap_or_else(|| format!("othello-game-{now}.ggf").into()),
+        hint_limits: othello::search::Limits {
+            move_time: Some(Duration::from_secs_f64(hint_time)),
+            ..Default::default()
+        },
+        seed: now,
+        hint_eval: eval,
+        ..Default::default()
+    };
+    let stdin = std::io::stdin().lock();
+    play::play(stdin, out, player.as_mut(), &options)?;
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! The engine's own subcommands: `perft`, `search`, `bench`, `solve`, `quality`, and the NBoard
+//! protocol (`nboard`, or no subcommand).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+use othello::board::{Board, Position};
+use othello::eval::EngineEval;
+use othello::obf::ObfEntry;
+use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
+use othello::search::{Limits, SelectivitySetting, MAX_THREADS};
+
+use super::commands::{self, SearchOptions, SolveOptions};
+use super::{fail, CliError, CliResult};
+
+/// Reads a board string and its side to move.
+pub fn parse_board(s: &str) -> Result<Position, String> {
+    s.parse::<Position>().map_err(|e| e.to_string())
+}
+
+/// Reads a positive number of seconds (below 10^6).
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1e6 => Ok(Duration::from_secs_f64(x)),
+        _ => Err(format!("expected a positive number of seconds, got {s:?}")),
+    }
+}
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The deepest depth to count.
+    depth: u32,
+    /// The position, as a 64-square board string plus side to move (default: the start).
+    #[arg(long, value_parser = parse_board, allow_hyphen_values = true)]
+    board: Option<Position>,
+}
+
+/// `othello perft`.
+pub fn perft(args: PerftArgs, out: &mut impl Write) -> CliResult {
+    let board = args.board.map_or(Board::start(), |p| p.board);
+    commands::run_perft(&board, args.depth, out)?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// The position, as a board string (default: the start).
+    #[arg(long, value_parser = parse_board, conflicts_with = "xot", allow_hyphen_values = true)]
+    board: Option<Position>,
+    /// Search the first N XOT openings instead.
+    #[arg(long)]
+    xot: Option<usize>,
+    /// Maximum midgame depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Time per position, in seconds.
+    #[arg(long, value_parser = parse_seconds)]
+    time: Option<Duration>,
+    /// Node budget per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    hash: u64,
+    /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+    /// right) or 100 (none).
+    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    selectivity: SelectivitySetting,
+}
+
+/// `othello search`.
+pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    let positions: Vec<(String, Board)> = match args.xot {
+        Some(n) => othello::xot::openings()
+            .take(n)
+            .filter_map(|l| Some((l.to_string(), othello::xot::position_after(l)?.board)))
+            .collect(),
+        None => {
+            let pos = args.board.unwrap_or(Position::start());
+            vec![(pos.to_board_string(), pos.board)]
+        }
+    };
+    let options = SearchOptions {
+        limits: Limits::fixed(args.depth, args.nodes, args.time),
+        hash_mb: args.hash as usize,
+        eval,
+        selectivity: args.selectivity.0,
+    };
+    commands::run_search(&positions, &options, out)?;
+    Ok(())
+}
+
+/// `othello bench`.
+pub fn bench(eval: &EngineEval, out: &mut impl Write) -> CliResult {
+    commands::run_bench(eval, out)?;
+    Ok(())
+}
+
+/// The options `solve` and `quality` share: which positions of the file, how they are
+/// numbered, and the table size.
+#[derive(Args)]
+pub struct ObfBatch {
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    hash: u64,
+    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
+    #[arg(long, default_value_t = 1)]
+    first: usize,
+    /// Only the file's first N positions (e.g. 10 for FFO #40-#49).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    count: Option<u64>,
+}
+
+/// The entries of an OBF file, only the first `count` if given.
+fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+    let mut entries =
+        othello::obf::parse_obf(&text).map_err(|e| fail(format!("{}: {e}", file.display())))?;
+    if let Some(n) = count {
+        entries.truncate(n.min(entries.len() as u64) as usize);
+    }
+    Ok(entries)
+}
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The OBF file.
+    file: PathBuf,
+    /// Solve for win/loss/draw only.
+    #[arg(long)]
+    wld: bool,
+    /// Search threads (only 1 is supported).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    threads: u32,
+    #[command(flatten)]
+    batch: ObfBatch,
+}
+
+/// `othello solve`: exits with status 1 on any mismatch with the file.
+pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    let ObfBatch { hash, first, count } = args.batch;
+    // `--threads` is checked against `MAX_THREADS` by the parser: the solver is single-threaded.
+    debug_assert!(args.threads as usize <= MAX_THREADS);
+    let entries = read_obf(&args.file, count)?;
+    let options = SolveOptions {
+        wld: args.wld,
+        hash_mb: hash as usize,
+        first_number: first,
+        eval,
+    };
+    let summary = commands::run_solve(&entries, &options, out)?;
+    if summary.mismatches > 0 {
+        return Err(CliError::Exit(1));
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+#[command(group(
+    clap::ArgGroup::new("limit")
+        .required(true)
+        .multiple(true)
+        .args(["depth", "time", "nodes"])
+))]
+pub struct QualityArgs {
+    /// The OBF file, with every legal move's exact score (e.g. tests/data/quality-30.obf).
+    file: PathBuf,
+    /// Midgame depth of every search.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Time per position, in seconds (e.g. 0.04).
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    time: Option<Duration>,
+    /// Node budget per position.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    #[command(flatten)]
+    batch: ObfBatch,
+    /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+    /// right) or 100 (none).
+    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    selectivity: SelectivitySetting,
+}
+
+/// `othello quality`: a chosen move the file does not score is an error.
+pub fn quality(args: QualityArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    let ObfBatch { hash, first, count } = args.batch;
+    let entries = read_obf(&args.file, count)?;
+    let options = othello::quality::QualityOptions {
+        limits: Limits::fixed(args.depth, args.nodes, args.time),
+        hash_mb: hash as usize,
+        first_number: first,
+        eval,
+        selectivity: args.selectivity.0,
+    };
+    let summary = othello::quality::run_quality(&entries, &options, out)?;
+    if summary.errors > 0 {
+        return Err(fail(format!(
+            "{}: {} positions could not be scored (see the rows marked error)",
+            args.file.display(),
+            summary.errors
+        )));
+    }
+    Ok(())
+}
+
+/// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
+pub fn nboard(eval: EngineEval) -> CliResult {
+    othello::protocol::run_stdio(eval)?;
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! The trainer's subcommands: `label`, `selfplay`, `calibrate`, `eval-error` and `train` (see
+//! docs/WEIGHTS.md).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use othello::board::Position;
+use othello::eval::{EngineEval, EvalChoice};
+use othello::learn::selfplay::default_threads;
+use othello::search::tt::{MAX_SHARED_HASH_MB, SHARED_HASH_MB};
+use othello::search::SelectivitySetting;
+
+use super::games::GamesInput;
+use super::{fail, CliResult};
+
+#[derive(Args)]
+pub struct LabelArgs {
+    /// Game files or directories (WTHOR .wtb, PGN, GGF, transcripts), in this order.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    input: GamesInput,
+    /// The data file to create or extend.
+    #[arg(long)]
+    out: PathBuf,
+    /// Solve positions with at most this many empties exactly.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Label earlier positions by a search of this depth instead of the game result.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: Option<u32>,
+    /// With --depth: label only positions with more empties than this (e.g. when the exact
+    /// zone is already in another file).
+    #[arg(long, default_value_t = 0, requires = "depth", value_parser = clap::value_parser!(u32).range(0..=60))]
+    above: u32,
+    /// Forward pruning of those searches: 73, 87, 95, 98, 99 or 100 (none).
+    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    selectivity: SelectivitySetting,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
+    hash: u64,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+}
+
+/// The games of `files`, each as the positions it went through.
+fn read_game_positions(
+    files: &[PathBuf],
+    options: othello::gamedb::ReadOptions,
+) -> Result<Vec<Vec<Position>>, String> {
+    let mut games = Vec::new();
+    for (path, records) in
+        othello::gamedb::read_all_with(files, &options).map_err(|e| e.to_string())?
+    {
+        for (k, record) in records.iter().enumerate() {
+            let positions = record
+                .replay()
+                .map_err(|e| format!("{}: game {}: {e}", path.display(), k + 1))?;
+            games.push(positions);
+        }
+    }
+    Ok(games)
+}
+
+/// `othello label`.
+pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    let config = othello::learn::label::LabelConfig {
+        exact_empties: args.exact_empties,
+        depth: args.depth,
+        above: args.above,
+        selectivity: args.selectivity.0,
+        hash_mb: args.hash as usize,
+        threads: args.threads.unwrap_or_else(default_threads),
+        eval,
+    };
+    let games = read_game_positions(&args.files, args.input.options()).map_err(fail)?;
+    let path = &args.out;
+    let s = othello::learn::label::run_label(&config, &games, path, true)?;
+    writeln!(
+        out,
+        "{}: {} games read, {} already there, {} labelled, {} positions written in {:.1} s",
+        path.display(),
+        games.len(),
+        s.games_before,
+        s.games_labelled,
+        s.positions,
+        s.elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// The data file to create or extend.
+    #[arg(long, default_value = "selfplay.dat")]
+    out: PathBuf,
+    /// Games 0..N are wanted in the file.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Run seed (stored in the file; resuming needs the same one).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Depth of the move-choice search.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Solve positions with at most this many empties exactly (labels are exact there).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact_empties: u32,
+    /// Random moves after the XOT opening.
+    #[arg(long, default_value_t = 2)]
+    random_plies: u32,
+    /// Probability of a random move instead of the solver's, inside the exact zone only.
+    #[arg(long, default_value_t = 0.05)]
+    epsilon: f64,
+    /// Instead of playing: write the opening positions of this file's games (made before
+    /// openings were recorded, with the same --seed and --random-plies) to OUT, labelled
+    /// with each game's result.
+    #[arg(long, value_name = "DATA")]
+    openings_of: Option<PathBuf>,
+    /// Label earlier positions by a search of this depth instead of the game result.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    label_depth: Option<u32>,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
+    hash: u64,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+}
+
+/// `othello selfplay`.
+pub fn selfplay(args: SelfplayArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    use othello::learn::selfplay::{run_selfplay, write_opening_records, SelfplayConfig};
+    let config = SelfplayConfig {
+        games: args.games,
+        seed: args.seed,
+        depth: args.depth,
+        exact_empties: args.exact_empties,
+        random_plies: args.random_plies,
+        epsilon: args.epsilon,
+        label_depth: args.label_depth,
+        hash_mb: args.hash as usize,
+        threads: args.threads.unwrap_or_else(default_threads),
+        eval,
+    };
+    let path = &args.out;
+    if let Some(data) = args.openings_of {
+        let n = write_opening_records(&config, &data, path)?;
+        // As before the split of main.rs: a failed write of this line is not an error.
+        let _ = writeln!(out, "{}: {n} opening positions written", path.display());
+        return Ok(());
+    }
+    let s = run_selfplay(&config, path, true)?;
+    writeln!(
+        out,
+        "{}: {} games already there, {} played, {} positions written in {:.1} s",
+        path.display(),
+        s.games_before,
+        s.games_played,
+        s.positions,
+        s.elapsed.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct CalibrateArgs {
+    /// The samples file to create or extend (one line per measured position).
+    #[arg(long, default_value = "data/mpc-samples.txt")]
+    samples: PathBuf,
+    /// The model file to write.
+    #[arg(long, default_value = "mpc.txt")]
+    out: PathBuf,
+    /// Positions 0..N are wanted in the samples file.
+    #[arg(long, default_value_t = 2000)]
+    positions: usize,
+    /// Deepest full-width search per position.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
+    depth: u32,
+    /// Run seed (recorded in the samples file; resuming needs the same one).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
+    hash: u64,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+}
+
+/// `othello calibrate`.
+pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    use othello::learn::calibrate::{fit_model, run_calibration_samples, CalibrateConfig};
+    let CalibrateArgs {
+        samples,
+        out: path,
+        positions,
+        depth,
+        seed,
+        hash,
+        threads,
+    } = args;
+    let config = CalibrateConfig {
+        positions,
+        max_depth: depth,
+        seed,
+        eval,
+        hash_mb: hash as usize,
+        threads: threads.unwrap_or_else(default_threads),
+    };
+    if let Some(dir) = samples.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    }
+    let measured = run_calibration_samples(&config, &samples, std::time::Duration::from_secs(30))?;
+    let model = fit_model(&measured, depth);
+    let text = format!(
+        "# Multi-ProbCut model: othello calibrate --positions {positions} --depth {depth} --seed {seed}\n# {} samples\n{model}",
+        measured.len()
+    );
+    std::fs::write(&path, text).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    writeln!(
+        out,
+        "{}: {} fits from {} samples",
+        path.display(),
+        model.fits().len(),
+        measured.len()
+    )?;
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalErrorArgs {
+    /// Data files written by `othello selfplay`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Evaluators to score: default, hand or a weight file (repeatable).
+    #[arg(long = "eval", default_values = ["default", "hand"])]
+    evals: Vec<EvalChoice>,
+    /// Fraction of games held out for validation (as given to `train`).
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Seed of the validation split (as given to `train`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Instead of data files, score against exact values: OBF files whose moves carry solved
+    /// scores (each position and the position after each scored move), by empty squares.
+    #[arg(long)]
+    exact: bool,
+}
+
+/// `othello eval-error`.
+pub fn eval_error(args: EvalErrorArgs, out: &mut impl Write) -> CliResult {
+    let mut loaded = Vec::new();
+    for choice in &args.evals {
+        let eval = choice
+            .load()
+            .map_err(|e| fail(format!("--eval {choice}: {e}")))?;
+        loaded.push((choice.to_string(), eval));
+    }
+    if args.exact {
+        let mut entries = Vec::new();
+        for path in &args.data {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| othello::obf::parse_obf(&t).map_err(|e| e.to_string()));
+            entries.extend(parsed.map_err(|e| fail(format!("{}: {e}", path.display())))?);
+        }
+        let samples = othello::learn::error::exact_samples(&entries);
+        othello::learn::error::report_by_empties(&loaded, &samples, out)?;
+    } else {
+        let (samples, _) = othello::learn::train::load_samples(&args.data, false, out)?;
+        othello::learn::error::report(&loaded, &samples, args.seed, args.validation, out)?;
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Data files written by `othello selfplay`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The weight file to write.
+    #[arg(long, default_value = "weights.bin")]
+    out: PathBuf,
+    /// Number of game phases (1 to 61).
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..=61))]
+    phases: u32,
+    /// Maximum conjugate-gradient iterations.
+    #[arg(long, default_value_t = 200)]
+    iterations: usize,
+    /// L2 regularisation.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f64,
+    /// Phase smoothing.
+    #[arg(long, default_value_t = 2.0)]
+    smooth: f64,
+    /// Merge positions equal under the board symmetries (one sample each, the mean of their
+    /// best labels), e.g. the openings shared by many recorded games.
+    #[arg(long)]
+    dedup: bool,
+    /// Fraction of games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Seed of the validation split.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Report (and check the validation error) every N iterations.
+    #[arg(long, default_value_t = 10)]
+    report_every: usize,
+    /// Threads (default: all cores).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+}
+
+/// `othello train`.
+pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
+    let config = othello::learn::train::TrainConfig {
+        phases: args.phases as usize,
+        iterations: args.iterations,
+        lambda: args.lambda,
+        smooth: args.smooth,
+        validation: args.validation,
+        threads: args.threads.unwrap_or_else(default_threads),
+        seed: args.seed,
+        report_every: args.report_every,
+        description: String::new(),
+        dedup: args.dedup,
+    };
+    othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! The command line: the argument grammar (clap), one function per subcommand in the files
+//! beside this one, and the one error type they return.
+//!
+//! - [`engine`]: `perft`, `search`, `bench`, `solve`, `quality`, and the NBoard protocol;
+//! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
+//! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
+//! - [`games`]: `games stats|convert|export`;
+//! - [`fake`]: the hidden `fake-engine`, an NBoard engine that misbehaves on purpose.
+//!
+//! These are binary modules, not part of the library: what they do is print and parse, and
+//! everything they compute comes from `othello`'s public API.
+
+pub mod arena;
+pub mod commands;
+pub mod engine;
+pub mod fake;
+pub mod games;
+pub mod learn;
+pub mod play;
+
+use std::fmt;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use othello::eval::{EngineEval, EvalChoice, Evaluator};
+use othello::players::PlayerSpec;
+
+/// How a subcommand failed.
+#[derive(Debug)]
+pub enum CliError {
+    /// Print `error: <message>` and exit with status 1.
+    Message(String),
+    /// Exit with this status; what went wrong was already reported.
+    Exit(u8),
+}
+
+impl CliError {
+    /// The exit status for this error, after printing its message (to stderr).
+    pub fn report(self) -> ExitCode {
+        match self {
+            CliError::Message(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+            CliError::Exit(code) => ExitCode::from(code),
+        }
+    }
+}
+
+impl<E: fmt::Display> From<E> for CliError {
+    fn from(e: E) -> CliError {
+        CliError::Message(e.to_string())
+    }
+}
+
+/// What every subcommand returns.
+pub type CliResult = Result<(), CliError>;
+
+/// A failure with a message.
+pub fn fail(message: impl Into<String>) -> CliError {
+    CliError::Message(message.into())
+}
+
+#[derive(Parser)]
+#[command(
+    name = "othello",
+    version,
+    about = "A bitboard Othello engine (NBoard protocol by default)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// The engine's evaluation: a pattern weight file, `hand` (the hand-tuned evaluator) or
+    /// `default` (the embedded weights). In match, tournament and play it applies to `engine`
+    /// players without `eval=`. A file that cannot be used stops the program; without this
+    /// option, $OTHELLO_EVAL_FILE is tried and the embedded weights are the fallback.
+    #[arg(long, global = true, value_name = "PATH|hand|default")]
+    eval_file: Option<EvalChoice>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
+    Nboard,
+    /// Count the leaves of the game tree to each depth up to N (pass = one ply).
+    Perft(engine::PerftArgs),
+    /// Search positions with iterative deepening, printing every iteration.
+    Search(engine::SearchArgs),
+    /// Run the fixed benchmark searches; prints the node-count signature and the speed.
+    Bench,
+    /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
+    Solve(engine::SolveArgs),
+    /// Search every position of an OBF file that scores all moves, and measure the chosen
+    /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move
+    /// is not in the file). Needs --depth, --time or --nodes.
+    Quality(engine::QualityArgs),
+    /// Label the positions of recorded games for training (appends to OUT; games already
+    /// there are skipped): exact solves near the end, the game result (or a search score)
+    /// before. See docs/WEIGHTS.md.
+    Label(learn::LabelArgs),
+    /// Generate training data by self-play (appends to OUT; games already there are skipped).
+    Selfplay(learn::SelfplayArgs),
+    /// Fit the midgame Multi-ProbCut model: measure shallow against deep full-width searches
+    /// on sampled positions (resumable), then write the model file.
+    Calibrate(learn::CalibrateArgs),
+    /// Score evaluators against the labels of the validation games of self-play data.
+    EvalError(learn::EvalErrorArgs),
+    /// Fit pattern weights to self-play data and write a weight file.
+    Train(learn::TrainArgs),
+    /// Play a match between two players: paired games from XOT or random openings, with
+    /// clocks, concurrency, Elo and SPRT. Results are from A's side.
+    Match(arena::MatchArgs),
+    /// Play a round robin (PAIP's round-robin): every player against every other, paired
+    /// games; prints the table of points.
+    Tournament(arena::TournamentArgs),
+    /// Play a game in the terminal against any player (moves like f5; pass, undo, hint,
+    /// resign, quit).
+    Play(arena::PlayArgs),
+    /// Game databases (WTHOR .wtb, PGN, GGF, transcripts): statistics, conversion, and the
+    /// export of their distinct positions. See docs/GAMES.md.
+    Games {
+        #[command(subcommand)]
+        command: games::GamesCommand,
+    },
+    /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
+    #[command(hide = true)]
+    FakeEngine(fake::FakeArgs),
+}
+
+/// The environment variable naming a weight file when `--eval-file` is not given.
+const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
+
+/// The evaluator to run with: `--eval-file` if given (an unusable file is an error), else
+/// `$OTHELLO_EVAL_FILE` (an unusable file is logged and the embedded weights are used), else
+/// the embedded weights.
+fn engine_eval(explicit: Option<&EvalChoice>) -> Result<EngineEval, CliError> {
+    if let Some(choice) = explicit {
+        let eval = choice
+            .load()
+            .map_err(|e| fail(format!("--eval-file {choice}: {e}")))?;
+        // The Multi-ProbCut model beside the weights must be usable too.
+        if let Some(text) = eval.mpc_model_text() {
+            othello::search::mpc::MpcModel::parse(text)
+                .map_err(|e| fail(format!("--eval-file {choice}: its .mpc model: {e}")))?;
+        }
+        return Ok(eval);
+    }
+    match std::env::var_os(EVAL_ENV) {
+        Some(v) if !v.is_empty() => {
+            let choice = EvalChoice::File(v.into());
+            Ok(choice.load().unwrap_or_else(|e| {
+                log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded weights");
+                EngineEval::default()
+            }))
+        }
+        _ => Ok(EngineEval::default()),
+    }
+}
+
+/// `spec` with the global `--eval-file` choice, if it is an engine that names no evaluator.
+fn with_global_eval(spec: PlayerSpec, choice: Option<&EvalChoice>) -> PlayerSpec {
+    match (spec, choice) {
+        (PlayerSpec::Engine(mut settings), Some(choice))
+            if settings.eval == EvalChoice::Default =>
+        {
+            settings.eval = choice.clone();
+            PlayerSpec::Engine(settings)
+        }
+        (spec, _) => spec,
+    }
+}
+
+/// Runs the command line: the subcommand, or the NBoard protocol without one.
+pub fn run(cli: Cli) -> CliResult {
+    let eval = engine_eval(cli.eval_file.as_ref())?;
+    let global = cli.eval_file.as_ref();
+    let mut out = std::io::stdout().lock();
+    match cli.command {
+        None | Some(Command::Nboard) => {
+            drop(out);
+            engine::nboard(eval)
+        }
+        Some(Command::Perft(args)) => engine::perft(args, &mut out),
+        Some(Command::Search(args)) => engine::search(args, eval, &mut out),
+        Some(Command::Bench) => engine::bench(&eval, &mut out),
+        Some(Command::Solve(args)) => engine::solve(args, eval, &mut out),
+        Some(Command::Quality(args)) => engine::quality(args, eval, &mut out),
+        Some(Command::Label(args)) => learn::label(args, eval, &mut out),
+        Some(Command::Selfplay(args)) => learn::selfplay(args, eval, &mut out),
+        Some(Command::Calibrate(args)) => learn::calibrate(args, eval, &mut out),
+        Some(Command::EvalError(args)) => learn::eval_error(args, &mut out),
+        Some(Command::Train(args)) => learn::train(args, &mut out),
+        Some(Command::Match(args)) => arena::run_match(args, global, &mut out),
+        Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
+        Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),
+        Some(Command::Games { command }) => games::run(command, &mut out),
+        Some(Command::FakeEngine(args)) => {
+            drop(out);
+            fake::fake_engine(args)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The terminal play loop fed scripted input: commands parse, a whole game is played and saved,
+//! undo, quit and resign behave as documented.
+
+use othello::board::{Board, Color, Move};
+use othello::game::{Game, GameResult};
+use othello::players::paip::{maximizer, PaipEval};
+use othello::players::{Player, PlayerSpec};
+use othello::search::Limits;
+use othello::Square;
+
+use super::{play, Command, PlayEnd, PlayOptions};
+
+fn build(s: &str) -> Box<dyn Player> {
+    s.parse::<PlayerSpec>()
+        .unwrap_or_else(|e| panic!("{s}: {e}"))
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn commands_parse() {
+    assert_eq!("F5".parse(), Ok(Command::Place(Square::F5)));
+    assert_eq!(" f5 ".parse(), Ok(Command::Place(Square::F5)));
+    assert_eq!("56".parse(), Ok(Command::Place(Square::F5)));
+    assert_eq!("PASS".parse(), Ok(Command::Pass));
+    assert_eq!("Undo".parse(), Ok(Command::Undo));
+    assert_eq!("hint".parse(), Ok(Command::Hint));
+    assert_eq!("resign".parse(), Ok(Command::Resign));
+    assert_eq!("quit".parse(), Ok(Command::Quit));
+    for bad in ["f9", "hello", "i1", "f55", "p"] {
+        assert!(bad.parse::<Command>().is_err(), "{bad}");
+    }
+}
+
+fn options(name: &str) -> PlayOptions {
+    PlayOptions {
+        ggf_path: std::env::temp_dir()
+            .join(format!("othello-play-{}-{name}.ggf", std::process::id())),
+        hint_limits: Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+        ..PlayOptions::default()
+    }
+}
+
+/// The whole game the person plays by always taking the first legal move (square order)
+/// against `maximizer:count`: the script and the moves expected in the record.
+fn scripted_game() -> (Vec<String>, Vec<Move>) {
+    let mut board = Board::start();
+    let mut black = true;
+    let (mut script, mut moves) = (Vec::new(), Vec::new());
+    while !board.is_game_over() {
+        let mv = if black {
+            let mv = board.legal_moves().next().map_or(Move::Pass, Move::Place);
+            script.push(match mv {
+                Move::Pass => "pass".to_string(),
+                // Alternate cases: input is case-insensitive.
+                Move::Place(sq) if moves.len() % 4 == 0 => sq.to_string().to_uppercase(),
+                Move::Place(sq) => sq.to_string(),
+            });
+            mv
+        } else {
+            maximizer(&board, PaipEval::Count).map_or(Move::Pass, Move::Place)
+        };
+        board = board.try_play_move(mv).unwrap();
+        moves.push(mv);
+        black = !black;
+    }
+    (script, moves)
+}
+
+#[test]
+fn a_scripted_game_is_played_to_the_end_and_saved() {
+    let (script, expected) = scripted_game();
+    // Bad inputs first: each is answered and changes nothing.
+    let mut input = String::from("hello\na1\npass\nundo\n\nhint\n");
+    for line in &script {
+        input.push_str(line);
+        input.push('\n');
+    }
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:count");
+    let opts = options("full");
+    let outcome = play(input.as_bytes(), &mut out, opponent.as_mut(), &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(outcome.end, PlayEnd::Finished, "{text}");
+    let got: Vec<Move> = outcome.game.moves().iter().map(|r| r.mv).collect();
+    assert_eq!(got, expected);
+    assert!(
+        text.contains("\"hello\" is not a move or a command"),
+        "{text}"
+    );
+    assert!(
+        text.contains("illegal move: A1 is illegal for Black: a1 flips no disc"),
+        "{text}"
+    );
+    assert!(
+        text.contains("you cannot pass: you can play d3 c4 f5 e6"),
+        "{text}"
+    );
+    assert!(text.contains("nothing to undo"), "{text}");
+    let hint = text.split("hint: ").nth(1).unwrap();
+    let hinted: Move = hint.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(
+        matches!(hinted, Move::Place(sq) if Board::start().is_legal(sq)),
+        "{hint}"
+    );
+    // The PAIP board: coordinates, counts, clocks, legal moves marked.
+    assert!(
+        text.contains("    a b c d e f g h   [@=2 O=2 (+0)]"),
+        "{text}"
+    );
+    assert!(text.contains("  4 . . + O @ . . . "), "{text}");
+    assert!(text.contains("[@=0:00 used O=0:00 used]"), "{text}");
+    assert!(text.contains("The game is over"), "{text}");
+    let saved = std::fs::read_to_string(&outcome.path).unwrap();
+    assert!(text.contains(&format!("Game saved to {}", outcome.path.display())));
+    let game: Game = saved.trim().parse().unwrap();
+    assert_eq!(game.moves().len(), expected.len());
+    assert_eq!(game.result, outcome.game.result);
+    assert_eq!(game.black_name, "human");
+    assert_eq!(game.white_name, "maximizer:count");
+    std::fs::remove_file(&outcome.path).ok();
+}
+
+#[test]
+fn undo_takes_back_the_own_move_and_the_reply() {
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:count");
+    let opts = options("undo");
+    let input = "d3\nundo\nf5\nresign\n";
+    let outcome = play(input.as_bytes(), &mut out, opponent.as_mut(), &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("undone: back to your move"), "{text}");
+    assert_eq!(outcome.end, PlayEnd::Resigned);
+    let moves: Vec<Move> = outcome.game.moves().iter().map(|r| r.mv).collect();
+    assert_eq!(moves.len(), 2, "{text}");
+    assert_eq!(moves[0], Move::Place(Square::F5));
+    assert_eq!(outcome.game.result.to_string(), "-64:r");
+    std::fs::remove_file(&outcome.path).ok();
+}
+
+#[test]
+fn quitting_saves_an_unfinished_game_and_white_can_be_played() {
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:weighted");
+    let opts = PlayOptions {
+        human: Color::White,
+        clock: Some(othello::clock::TimeControl {
+            initial: 600.0,
+            increment: 0.0,
+            grace: 0.1,
+        }),
+        ..options("quit")
+    };
+    let outcome = play("quit\n".as_bytes(), &mut out, opponent.as_mut(), &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(outcome.end, PlayEnd::Quit);
+    // The opponent (Black) moved first; the clocks show time left.
+    assert_eq!(outcome.game.moves().len(), 1);
+    assert!(text.contains("[@=10:00 O=10:00]"), "{text}");
+    assert!(text.contains("O (White, you) to move"), "{text}");
+    let saved: Game = std::fs::read_to_string(&outcome.path)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(saved.result, GameResult::Unfinished);
+    std::fs::remove_file(&outcome.path).ok();
+    // End of input is a quit too.
+    let mut out = Vec::new();
+    let opts = options("eof");
+    let outcome = play("".as_bytes(), &mut out, opponent.as_mut(), &opts).unwrap();
+    assert_eq!(outcome.end, PlayEnd::Quit);
+    std::fs::remove_file(&outcome.path).ok();
+}

@@ -1,0 +1,126 @@
+//! Tests of the endgame solver against a plain negamax oracle, and of its root searches.
+
+use super::*;
+use crate::eval::HandEval;
+use crate::rng::{random_playout, SplitMix64};
+
+/// Plain negamax over every move to the end: the oracle for small positions.
+fn minimax(p: u64, o: u64) -> i32 {
+    let mv = moves(p, o);
+    if mv == 0 {
+        if moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        return -minimax(o, p);
+    }
+    squares(mv)
+        .map(|sq| {
+            let f = flips(sq, p, o);
+            -minimax(o ^ f, p ^ f ^ sq.bit())
+        })
+        .max()
+        .unwrap()
+}
+
+/// Deterministic random positions with `empties` empty squares: the first position with that
+/// many empties of each random play-out (a game that ends earlier gives none).
+pub(in crate::search) fn random_positions(empties: u32, count: usize, seed: u64) -> Vec<Board> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        out.extend(random_playout(Board::start(), &mut rng).find(|b| b.empty_count() == empties));
+    }
+    out
+}
+
+#[test]
+fn solver_agrees_with_minimax_on_small_endgames() {
+    let tt = TranspositionTable::new(1);
+    let eval = HandEval::new();
+    for empties in 1..=9 {
+        for b in random_positions(empties, 30, 0x1234 + empties as u64) {
+            let (p, o) = (b.player(), b.opponent());
+            let want = minimax(p, o);
+            let mut stopper = Stopper::unlimited();
+            let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+            assert_eq!(
+                solver.solve(p, o, -64, 64),
+                want,
+                "{empties} empties: {b:?}"
+            );
+            // Null windows around the value bound it from the right sides.
+            assert!(solver.nws(p, o, want - 1, empties, false) > want - 1);
+            assert!(solver.nws(p, o, want, empties, false) <= want);
+        }
+    }
+}
+
+/// The value of (`p`, `o`), solved with a full window from a fresh table.
+fn fresh_value(p: u64, o: u64) -> i32 {
+    let tt = TranspositionTable::new(1);
+    let eval = HandEval::new();
+    let mut stopper = Stopper::unlimited();
+    Solver::new(&eval, &tt, &mut stopper, 0).solve(p, o, -64, 64)
+}
+
+/// The value after `sq`, for the side playing it.
+fn value_after(p: u64, o: u64, sq: Square) -> i32 {
+    let f = flips(sq, p, o);
+    -fresh_value(o ^ f, p ^ f ^ sq.bit())
+}
+
+#[test]
+fn mtd_from_any_guess_finds_the_value_and_a_move_achieving_it() {
+    let eval = HandEval::new();
+    for (k, b) in random_positions(13, 6, 0xBEEF).into_iter().enumerate() {
+        let (p, o) = (b.player(), b.opponent());
+        if moves(p, o) == 0 {
+            continue;
+        }
+        let want = fresh_value(p, o);
+        for guess in [-64, -9, 0, 7, want, 64] {
+            let tt = TranspositionTable::new(1);
+            let mut stopper = Stopper::unlimited();
+            let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+            let (v, best) = solver.solve_root_mtd(p, o, guess);
+            assert_eq!(v, want, "position {k}, guess {guess}");
+            let best = best.expect("a legal move");
+            assert_eq!(value_after(p, o, best), want, "position {k}: {best}");
+        }
+    }
+}
+
+#[test]
+fn selective_passes_leave_the_exact_pass_exact() {
+    let eval = HandEval::new();
+    let empties = PROBCUT_MIN_EMPTIES + 3;
+    for (k, b) in random_positions(empties, 4, 0xFACE).into_iter().enumerate() {
+        let (p, o) = (b.player(), b.opponent());
+        if moves(p, o) == 0 {
+            continue;
+        }
+        let want = fresh_value(p, o);
+        // One table through selective passes at every level, then the exact pass.
+        let tt = TranspositionTable::new(4);
+        let mut stopper = Stopper::unlimited();
+        let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+        let mut guess = 0;
+        for sel in super::super::probcut::LEVELS {
+            solver.set_selectivity(Some(sel));
+            guess = solver.solve_root_mtd(p, o, guess).0;
+        }
+        solver.set_selectivity(None);
+        let (v, best) = solver.solve_root_mtd(p, o, guess);
+        assert_eq!(v, want, "position {k}");
+        assert_eq!(value_after(p, o, best.unwrap()), want, "position {k}");
+    }
+}
+
+#[test]
+fn last_square_scoring_follows_standard_rules() {
+    // Board full except h8; the mover owns everything else but cannot flip: the opponent
+    // has no disc, so nobody moves and the empty goes to the mover.
+    let p = !Square::H8.bit();
+    assert_eq!(last1(p, 0, Square::H8), 64);
+    assert_eq!(minimax(p, 0), 64);
+}

@@ -1,0 +1,39 @@
+//! Helpers shared by the integration tests (and the benches): seeded random positions, drawn
+//! with the library's one generator ([`othello::rng`]) so that every test samples the same way.
+//!
+//! Each test file that uses them declares `mod common;`; not every file uses every helper.
+#![allow(dead_code)]
+
+use othello::Board;
+
+pub use othello::rng::{random_playout, SplitMix64};
+
+/// The position `plies` random plies from the start (a pass counts as a ply), or the final
+/// position if the game ends before; draws only for the plies played.
+pub fn random_position(plies: usize, rng: &mut SplitMix64) -> Board {
+    random_playout(Board::start(), rng)
+        .take(plies + 1)
+        .last()
+        .expect("a play-out has its start")
+}
+
+/// `n` positions from random games seeded with `seed`, game after game: of each game, the
+/// positions among its first `max_plies` that `keep` accepts.
+pub fn playout_positions(
+    n: usize,
+    seed: u64,
+    max_plies: usize,
+    keep: impl Fn(&Board) -> bool,
+) -> Vec<Board> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        out.extend(
+            random_playout(Board::start(), &mut rng)
+                .take(max_plies)
+                .filter(|b| keep(b)),
+        );
+    }
+    out.truncate(n);
+    out
+}
