@@ -37,6 +37,10 @@ pub struct LabelArgs {
     /// Forward pruning of those searches: 73, 87, 95, 98, 99 or 100 (none).
     #[arg(long, default_value = "73", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
+    /// With --depth: label with the mean of the scores at depths D-1 and D, which cancels the
+    /// pessimism of an even depth (or the optimism of an odd one) for the side to move.
+    #[arg(long, requires = "depth")]
+    parity_mean: bool,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
@@ -71,6 +75,7 @@ pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         depth: args.depth,
         above: args.above,
         selectivity: args.selectivity.0,
+        parity_mean: args.parity_mean,
         hash_mb: args.hash as usize,
         threads: args.threads.unwrap_or_else(default_threads),
         eval,
