@@ -447,7 +447,7 @@ mod tests {
         }
         assert!(differ > 0, "the two labellings never differ");
         assert_ne!(
-            fingerprint(&[game.clone()], &plain),
+            fingerprint(std::slice::from_ref(&game), &plain),
             fingerprint(&[game], &config)
         );
     }
