@@ -2,7 +2,7 @@
 //! the shipped model it removes most of the tree while staying close to the full-width value.
 
 use othello::board::Board;
-use othello::eval::EngineEval;
+use othello::eval::{EngineEval, Evaluator};
 use othello::learn::calibrate::sample_position;
 use othello::search::midgame::{Midgame, INF};
 use othello::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
@@ -126,4 +126,25 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
         "the file's model (no cuts) is used"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_previous_weights_still_load_with_their_own_model() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    let v1 = EngineEval::from_file(dir.join("pattern-v1.bin")).unwrap();
+    let v1_model = std::fs::read_to_string(dir.join("pattern-v1.mpc")).unwrap();
+    assert_eq!(v1.mpc_model_text(), Some(v1_model.as_str()));
+    // The default is another evaluator with another model: the v2 files, embedded.
+    let default = EngineEval::default();
+    assert_eq!(
+        std::fs::read(dir.join("pattern-v2.bin")).unwrap(),
+        othello::eval::engine::DEFAULT_WEIGHTS
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("pattern-v2.mpc")).unwrap(),
+        othello::search::mpc::DEFAULT_MODEL
+    );
+    assert_ne!(v1_model, othello::search::mpc::DEFAULT_MODEL);
+    let boards = positions(&default, 20);
+    assert!(boards.iter().any(|b| v1.evaluate(b) != default.evaluate(b)));
 }
