@@ -212,14 +212,34 @@ pub struct SearchOptions {
     pub selectivity: Option<othello::search::Selectivity>,
 }
 
-/// Prints each completed iteration as one line.
+/// Prints each completed iteration as one line, and keeps the midgame values by depth.
 struct IterationPrinter<'w, W: Write> {
     out: &'w mut W,
     error: Option<io::Error>,
+    /// `(depth, value in discs)` of each heuristic (midgame) iteration, in order.
+    values: Vec<(u32, f64)>,
+}
+
+/// Iterations below this depth are left out of the odd/even swing (their values move for other
+/// reasons than the parity of the horizon).
+const SWING_MIN_DEPTH: u32 = 5;
+
+/// The odd/even swing of one search: `|v(d) − v(d−1)|` for each pair of consecutive midgame
+/// depths from [`SWING_MIN_DEPTH`] on, summed, and the number of pairs.
+fn swing(values: &[(u32, f64)]) -> (f64, usize) {
+    values
+        .windows(2)
+        .filter(|w| w[1].0 == w[0].0 + 1 && w[0].0 >= SWING_MIN_DEPTH)
+        .fold((0.0, 0), |(sum, n), w| {
+            (sum + (w[1].1 - w[0].1).abs(), n + 1)
+        })
 }
 
 impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
     fn on_iteration(&mut self, r: &othello::search::SearchResult) {
+        if let Value::Heuristic(_) = r.value {
+            self.values.push((r.depth, r.value.discs()));
+        }
         if self.error.is_some() {
             return;
         }
@@ -246,7 +266,8 @@ impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
 }
 
 /// `othello search`: search each position with the given limits, printing every iteration,
-/// then the totals (positions, nodes, seconds, nodes/s).
+/// then the totals (positions, nodes, seconds, nodes/s) and, when iterations from depth 5 on
+/// follow each other, the odd/even swing: the mean of `|v(d) − v(d−1)|` over those pairs.
 pub fn run_search(
     positions: &[(String, Board)],
     options: &SearchOptions,
@@ -255,13 +276,20 @@ pub fn run_search(
     let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
     searcher.set_selectivity(options.selectivity);
     let (mut nodes, mut secs) = (0u64, 0f64);
+    let (mut swing_sum, mut swing_pairs) = (0.0, 0);
     for (name, board) in positions {
         writeln!(out, "{name}")?;
-        let mut printer = IterationPrinter { out, error: None };
+        let mut printer = IterationPrinter {
+            out,
+            error: None,
+            values: Vec::new(),
+        };
         let r = searcher.search(board, &options.limits, &mut printer);
         if let Some(e) = printer.error {
             return Err(e);
         }
+        let (sum, pairs) = swing(&printer.values);
+        (swing_sum, swing_pairs) = (swing_sum + sum, swing_pairs + pairs);
         nodes += r.nodes;
         secs += r.elapsed.as_secs_f64();
         writeln!(
@@ -278,5 +306,33 @@ pub fn run_search(
         positions.len(),
         rate(nodes, secs)
     )?;
+    if swing_pairs > 0 {
+        writeln!(
+            out,
+            "odd/even swing: mean |v(d) - v(d-1)| {:.2} discs over {swing_pairs} pairs of depths >= {SWING_MIN_DEPTH}",
+            swing_sum / swing_pairs as f64
+        )?;
+    }
     Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::swing;
+
+    #[test]
+    fn swing_averages_consecutive_depths_from_five_on() {
+        let values = [
+            (3, 9.0),
+            (4, 0.0),
+            (5, 4.0),
+            (6, 1.0),
+            (7, 5.0),
+            (9, 0.0),
+            (10, 2.0),
+        ];
+        // Pairs 5-6 (3), 6-7 (4) and 9-10 (2); 4-5 starts below depth 5, 7-9 skips a depth.
+        assert_eq!(swing(&values), (9.0, 3));
+        assert_eq!(swing(&[(8, 1.0)]), (0.0, 0));
+    }
 }
