@@ -103,24 +103,35 @@ pub fn report(
         samples.len()
     )
     .map_err(io)?;
+    let bands: Vec<(u32, u32, String)> = BANDS
+        .iter()
+        .map(|&(min, max)| (min, max, format!("{min}-{max}")))
+        .collect();
+    write_table(evals, &held_out, &bands, out)
+}
+
+/// One table row per evaluator and band `(min, max, label)` of empties: positions, MAE, scale,
+/// scaled MAE and bias.
+fn write_table(
+    evals: &[(String, EngineEval)],
+    samples: &[Sample],
+    bands: &[(u32, u32, String)],
+    out: &mut dyn Write,
+) -> Result<(), LearnError> {
+    let io = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
     writeln!(
         out,
-        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10}",
-        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE"
+        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10} {:>7}",
+        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE", "bias"
     )
     .map_err(io)?;
     for (name, eval) in evals {
-        for &(min, max) in &BANDS {
-            let e = band_error(eval, &held_out, min, max);
+        for (min, max, label) in bands {
+            let e = band_error(eval, samples, *min, *max);
             writeln!(
                 out,
-                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3}",
-                name,
-                format!("{min}-{max}"),
-                e.count,
-                e.mae,
-                e.scale,
-                e.scaled_mae
+                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3} {:>+7.3}",
+                name, label, e.count, e.mae, e.scale, e.scaled_mae, e.bias
             )
             .map_err(io)?;
         }
@@ -173,30 +184,15 @@ pub fn report_by_empties(
     samples: &[Sample],
     out: &mut dyn Write,
 ) -> Result<(), LearnError> {
-    let io = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
     let mut empties: Vec<u32> = samples.iter().map(|s| s.board.empty_count()).collect();
     empties.sort_unstable();
     empties.dedup();
-    writeln!(
-        out,
-        "{:<24} {:>7} {:>9} {:>9} {:>7} {:>10} {:>7}",
-        "evaluator", "empties", "positions", "MAE", "scale", "scaled MAE", "bias"
-    )
-    .map_err(io)?;
-    for (name, eval) in evals {
-        let rows = empties.iter().map(|&e| (e, e, e.to_string()));
-        let all = std::iter::once((0, 60, "all".to_string()));
-        for (min, max, label) in rows.chain(all) {
-            let e = band_error(eval, samples, min, max);
-            writeln!(
-                out,
-                "{:<24} {:>7} {:>9} {:>9.3} {:>7.3} {:>10.3} {:>+7.3}",
-                name, label, e.count, e.mae, e.scale, e.scaled_mae, e.bias
-            )
-            .map_err(io)?;
-        }
-    }
-    Ok(())
+    let bands: Vec<(u32, u32, String)> = empties
+        .iter()
+        .map(|&e| (e, e, e.to_string()))
+        .chain(std::iter::once((0, 60, "all".to_string())))
+        .collect();
+    write_table(evals, samples, &bands, out)
 }
 
 #[cfg(test)]
