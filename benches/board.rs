@@ -56,12 +56,32 @@ fn movegen_portable(positions: &[Board]) -> u64 {
     })
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// Whether this processor runs the AVX2 kernels (the engine picks them at run time).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// The AVX2 move generator; call only when [`has_avx2`].
+#[cfg(target_arch = "x86_64")]
+fn avx2_moves(p: u64, o: u64) -> u64 {
+    // SAFETY: every caller checked `has_avx2()` before (the benches below).
+    unsafe { othello::movegen::avx2::moves_avx2(p, o) }
+}
+
+/// The AVX2 flip generator; call only when [`has_avx2`].
+#[cfg(target_arch = "x86_64")]
+fn avx2_flips(sq: Square, p: u64, o: u64) -> u64 {
+    // SAFETY: every caller checked `has_avx2()` before (the benches below).
+    unsafe { othello::flip::avx2::flips_avx2(sq, p, o) }
+}
+
+#[cfg(target_arch = "x86_64")]
 fn movegen_avx2(positions: &[Board]) -> u64 {
     positions.iter().fold(0, |acc, b| {
         fold(
             acc,
-            othello::movegen::avx2::moves(black_box(b.player()), black_box(b.opponent())),
+            avx2_moves(black_box(b.player()), black_box(b.opponent())),
         )
     })
 }
@@ -75,13 +95,10 @@ fn flips_portable_all(pairs: &[(Board, Square)]) -> u64 {
     })
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 fn flips_avx2_all(pairs: &[(Board, Square)]) -> u64 {
     pairs.iter().fold(0, |acc, (b, sq)| {
-        fold(
-            acc,
-            othello::flip::avx2::flips(black_box(*sq), b.player(), b.opponent()),
-        )
+        fold(acc, avx2_flips(black_box(*sq), b.player(), b.opponent()))
     })
 }
 
@@ -90,12 +107,14 @@ fn bench_movegen(c: &mut Criterion) {
     for b in &positions {
         let reference = moves_portable(b.player(), b.opponent());
         assert_eq!(b.moves(), reference, "Board::moves on {b:?}");
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        assert_eq!(
-            othello::movegen::avx2::moves(b.player(), b.opponent()),
-            reference,
-            "AVX2 moves on {b:?}"
-        );
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            assert_eq!(
+                avx2_moves(b.player(), b.opponent()),
+                reference,
+                "AVX2 moves on {b:?}"
+            );
+        }
     }
     let expected = movegen_portable(&positions);
     assert_ne!(expected, 0);
@@ -105,8 +124,8 @@ fn bench_movegen(c: &mut Criterion) {
     group.bench_function("portable", |bench| {
         bench.iter(|| movegen_portable(black_box(&positions)))
     });
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
         assert_eq!(movegen_avx2(&positions), expected);
         group.bench_function("avx2", |bench| {
             bench.iter(|| movegen_avx2(black_box(&positions)))
@@ -125,12 +144,14 @@ fn bench_flips(c: &mut Criterion) {
             "portable flips of {sq} on {b:?}"
         );
         assert_eq!(b.flips(*sq), f, "Board::flips of {sq} on {b:?}");
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        assert_eq!(
-            othello::flip::avx2::flips(*sq, b.player(), b.opponent()),
-            f,
-            "AVX2 flips of {sq} on {b:?}"
-        );
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            assert_eq!(
+                avx2_flips(*sq, b.player(), b.opponent()),
+                f,
+                "AVX2 flips of {sq} on {b:?}"
+            );
+        }
     }
     let expected = flips_portable_all(&pairs);
 
@@ -139,8 +160,8 @@ fn bench_flips(c: &mut Criterion) {
     group.bench_function("portable", |bench| {
         bench.iter(|| flips_portable_all(black_box(&pairs)))
     });
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
         assert_eq!(flips_avx2_all(&pairs), expected);
         group.bench_function("avx2", |bench| {
             bench.iter(|| flips_avx2_all(black_box(&pairs)))

@@ -116,22 +116,30 @@ pub fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
 /// have no vector leading-zero count in AVX2, so the blockers are smeared away from the move
 /// square with three doubling shifts; the ray squares left uncovered are exactly the run of
 /// opponent discs next to the move, and it flips when the square just past it is the mover's.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+///
+/// Compiled on every x86-64 build: a build for AVX2 machines calls it through [`avx2::flips`],
+/// and the portable build through the run-time dispatch of [`crate::cpu`].
+#[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use super::{Square, RAYS};
     use std::arch::x86_64::*;
 
     /// The discs flipped by a move on `sq`, eight rays in two registers.
+    #[cfg(target_feature = "avx2")]
     #[inline(always)]
     pub fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
-        // SAFETY: this module is compiled only when the whole build enables AVX2
+        // SAFETY: this function is compiled only when the whole build enables AVX2
         // (`cfg(target_feature = "avx2")`), so every CPU this binary may run on has it.
         unsafe { flips_avx2(sq, player, opponent) }
     }
 
+    /// The AVX2 kernel.
+    ///
+    /// # Safety
+    /// The processor must support AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn flips_avx2(sq: Square, player: u64, opponent: u64) -> u64 {
+    pub unsafe fn flips_avx2(sq: Square, player: u64, opponent: u64) -> u64 {
         let rays = &RAYS[sq.index()];
         // SAFETY: `rays` is a `[u64; 8]`, 64 readable bytes; each unaligned 256-bit load reads
         // 32 of them (elements 0..4 and 4..8).

@@ -16,7 +16,9 @@
 //! [`count_last_flips`] equals `flips(sq, player, !player & !sq).count_ones()` whenever `sq`
 //! is the only empty square (tested below against [`crate::flip::flips`]).
 
-use crate::bitboard::pext;
+use crate::cpu::Cpu;
+#[cfg(test)]
+use crate::cpu::Portable;
 use crate::square::Square;
 
 /// `LINE_FLIPS[pos][mine]`: discs flipped along a line of 8 by a move at `pos`, when `mine`
@@ -104,12 +106,19 @@ const fn build_lines() -> Lines {
 /// empty square (every other square not in `player` is an opponent disc). Zero when the move
 /// is illegal.
 #[inline(always)]
+#[cfg(test)]
 pub fn count_last_flips(sq: Square, player: u64) -> u32 {
+    count_last_flips_on::<Portable>(sq, player)
+}
+
+/// [`count_last_flips`] with the bit gather of the code path `C`.
+#[inline(always)]
+pub fn count_last_flips_on<C: Cpu>(sq: Square, player: u64) -> u32 {
     let i = sq.index();
     let (m, p) = (&LINES.masks[i], &LINES.pos[i]);
     let mut n = 0u32;
     for k in 0..4 {
-        let pattern = pext(player, m[k]) as usize & 0xFF;
+        let pattern = C::pext(player, m[k]) as usize & 0xFF;
         n += LINE_FLIPS[p[k] as usize & 7][pattern] as u32;
     }
     n

@@ -8,6 +8,7 @@
 //! - [`square`]: squares and their notations; [`bitboard`]: masks, bit iteration, symmetries.
 //! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
 //! - [`flip`]: flip generation; [`mod@reference`]: the mailbox oracle.
+//! - [`cpu`]: the code paths (portable, AVX2, AVX2 with BMI2) chosen at run time.
 //! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format;
 //!   [`xot`]: the embedded XOT opening list.
 //! - [`eval`]: PAIP's classic evaluators, Iago's edge table, stable discs, the engine's
@@ -51,6 +52,7 @@ pub mod arena;
 pub mod bitboard;
 pub mod board;
 pub mod clock;
+pub mod cpu;
 pub mod eval;
 pub mod flip;
 pub mod game;

@@ -10,8 +10,9 @@
 //! the board's edges.
 //!
 //! The portable version works on `u64`. With AVX2 the four direction pairs run in the four 64-bit
-//! lanes of one 256-bit register, using per-lane variable shifts; it is selected at compile time
-//! (`target-cpu=native` in `.cargo/config.toml`) and tested against the portable version.
+//! lanes of one 256-bit register, using per-lane variable shifts; the search selects it at run
+//! time when the processor has AVX2 ([`crate::cpu`]), and it is tested against the portable
+//! version.
 
 use crate::bitboard::INNER_COLUMNS;
 
@@ -57,22 +58,30 @@ fn fill<const D: u32>(player: u64, mask: u64) -> u64 {
 }
 
 /// AVX2 version: lanes hold directions 1, 8, 7, 9.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+///
+/// Compiled on every x86-64 build: a build for AVX2 machines calls it through [`avx2::moves`],
+/// and the portable build through the run-time dispatch of [`crate::cpu`].
+#[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use super::INNER_COLUMNS;
     use std::arch::x86_64::*;
 
     /// The moves of `player` against `opponent`, four directions per instruction.
+    #[cfg(target_feature = "avx2")]
     #[inline(always)]
     pub fn moves(player: u64, opponent: u64) -> u64 {
-        // SAFETY: this module is compiled only when the whole build enables AVX2
+        // SAFETY: this function is compiled only when the whole build enables AVX2
         // (`cfg(target_feature = "avx2")`), so every CPU this binary may run on has it.
         unsafe { moves_avx2(player, opponent) }
     }
 
+    /// The AVX2 kernel.
+    ///
+    /// # Safety
+    /// The processor must support AVX2.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn moves_avx2(player: u64, opponent: u64) -> u64 {
+    pub unsafe fn moves_avx2(player: u64, opponent: u64) -> u64 {
         let shift = _mm256_set_epi64x(9, 7, 8, 1);
         let shift2 = _mm256_add_epi64(shift, shift);
         let p = _mm256_set1_epi64x(player as i64);

@@ -8,14 +8,25 @@
 //! its move count (or 1 when it must pass), so the last ply is a popcount and never a move loop.
 
 use crate::bitboard::squares;
-use crate::board::{moves, Board};
-use crate::flip::flips;
+use crate::board::Board;
+use crate::cpu::{with_cpu, Cpu, CpuPath};
 
 /// The number of leaves of the game tree `depth` plies below `board` (standard convention).
 pub fn perft(board: &Board, depth: u32) -> u64 {
+    perft_on(board, depth, CpuPath::current())
+}
+
+/// [`perft`] on the code path `path` (which must be [`CpuPath::supported`]; an unsupported
+/// path runs the portable code).
+pub fn perft_on(board: &Board, depth: u32, path: CpuPath) -> u64 {
+    let path = if path.supported() {
+        path
+    } else {
+        CpuPath::Portable
+    };
     match depth {
         0 => 1,
-        _ => perft_bits(board.player(), board.opponent(), depth),
+        _ => with_cpu!(path, C => perft_bits::<C>(board.player(), board.opponent(), depth)),
     }
 }
 
@@ -26,40 +37,42 @@ fn bulk(mv: u64) -> u64 {
 }
 
 /// Perft at depth 2, the hot loop: one flip and one move generation per child.
-#[inline]
-fn perft2(player: u64, opponent: u64) -> u64 {
-    let mv = moves(player, opponent);
+#[inline(always)]
+fn perft2<C: Cpu>(player: u64, opponent: u64) -> u64 {
+    let mv = C::moves(player, opponent);
     if mv == 0 {
-        return bulk(moves(opponent, player));
+        return bulk(C::moves(opponent, player));
     }
     let mut total = 0;
     for sq in squares(mv) {
-        let f = flips(sq, player, opponent);
-        total += bulk(moves(opponent ^ f, player ^ f ^ sq.bit()));
+        let f = C::flips(sq, player, opponent);
+        total += bulk(C::moves(opponent ^ f, player ^ f ^ sq.bit()));
     }
     total
 }
 
-/// Perft on raw bitboards, `depth >= 1`.
-fn perft_bits(player: u64, opponent: u64, depth: u32) -> u64 {
-    if depth == 2 {
-        return perft2(player, opponent);
-    }
-    let mv = moves(player, opponent);
-    if depth == 1 {
-        return bulk(mv);
-    }
-    if mv == 0 {
-        // A pass uses a ply. Passing back and forth in a finished game keeps a single path alive,
-        // so a game that ended early counts once.
-        return perft_bits(opponent, player, depth - 1);
-    }
-    let mut total = 0;
-    for sq in squares(mv) {
-        let f = flips(sq, player, opponent);
-        total += perft_bits(opponent ^ f, player ^ f ^ sq.bit(), depth - 1);
-    }
-    total
+/// Perft on raw bitboards, `depth >= 1`, compiled for the path `C`.
+fn perft_bits<C: Cpu>(player: u64, opponent: u64, depth: u32) -> u64 {
+    C::run(|| {
+        if depth == 2 {
+            return perft2::<C>(player, opponent);
+        }
+        let mv = C::moves(player, opponent);
+        if depth == 1 {
+            return bulk(mv);
+        }
+        if mv == 0 {
+            // A pass uses a ply. Passing back and forth in a finished game keeps a single path
+            // alive, so a game that ended early counts once.
+            return perft_bits::<C>(opponent, player, depth - 1);
+        }
+        let mut total = 0;
+        for sq in squares(mv) {
+            let f = C::flips(sq, player, opponent);
+            total += perft_bits::<C>(opponent ^ f, player ^ f ^ sq.bit(), depth - 1);
+        }
+        total
+    })
 }
 
 /// The standard perft counts from the start position, depths 0..=12 (from `perft.txt`, MODE1).
@@ -91,6 +104,19 @@ mod tests {
                 START_PERFT[d as usize],
                 "depth {d}"
             );
+        }
+    }
+
+    #[test]
+    fn every_supported_path_counts_the_published_leaves() {
+        for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+            for d in 0..=8 {
+                assert_eq!(
+                    perft_on(&Board::start(), d, path),
+                    START_PERFT[d as usize],
+                    "{path} depth {d}"
+                );
+            }
         }
     }
 

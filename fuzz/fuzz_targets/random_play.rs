@@ -6,9 +6,9 @@
 //! colour to move next and the end of the game; at the end, the final score is compared here
 //! as well. Any disagreement panics with the board string and the move.
 //!
-//! Run with `RUSTFLAGS="-C target-cpu=native" cargo +nightly fuzz run random_play` so that the
-//! AVX2 move generation and flips (selected by `target-cpu=native` in `.cargo/config.toml`,
-//! which cargo-fuzz's own RUSTFLAGS would otherwise override) are the code under test.
+//! Run with `cargo +nightly fuzz run random_play`: the fuzz profiles build for the fuzzing
+//! machine (`fuzz/Cargo.toml`), so the AVX2 move generation and flips are the code under test
+//! (`RUSTFLAGS="-C target-cpu=x86-64"` selects the portable code instead).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -193,8 +193,9 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
     let secs = start.elapsed().as_secs_f64();
     writeln!(
         out,
-        "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s",
-        rate(total_nodes, secs)
+        "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s (cpu path {})",
+        rate(total_nodes, secs),
+        searcher.cpu_path()
     )?;
     Ok(total_nodes)
 }

@@ -18,6 +18,7 @@ use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
+use crate::cpu::Cpu;
 
 use super::pattern::{PatternEval, WeightsError};
 use super::{Evaluator, HandEval};
@@ -138,6 +139,14 @@ impl Evaluator for EngineEval {
         match self {
             EngineEval::Hand(e) => e.evaluate(board),
             EngineEval::Pattern(e) => e.evaluate(board),
+        }
+    }
+
+    #[inline]
+    fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32 {
+        match self {
+            EngineEval::Hand(e) => e.evaluate(board),
+            EngineEval::Pattern(e) => e.evaluate_on::<C>(board),
         }
     }
 

@@ -27,6 +27,7 @@
 //! scaled to centi-discs.
 
 use crate::board::Board;
+use crate::cpu::Cpu;
 
 pub mod classic;
 pub mod edge;
@@ -52,6 +53,17 @@ pub trait Evaluator: Send + Sync {
     /// The score of `board` for the side to move, in centi-discs (100 = one disc), within
     /// `-MAX_SCORE..=MAX_SCORE`. Higher is better for the side to move.
     fn evaluate(&self, board: &Board) -> i32;
+
+    /// [`Evaluator::evaluate`] compiled for the code path `C` ([`crate::cpu`]): the searches
+    /// call this one. The default calls `evaluate`; an evaluator with a hot path of bit
+    /// gathers or move generation overrides it, wrapping its body in [`Cpu::run`].
+    #[inline(always)]
+    fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32
+    where
+        Self: Sized,
+    {
+        self.evaluate(board)
+    }
 
     /// The text of the midgame Multi-ProbCut model fitted to this evaluator, if it has its own
     /// (the searcher uses the embedded model otherwise).

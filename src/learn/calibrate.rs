@@ -28,6 +28,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Position};
+use crate::cpu::{with_cpu, CpuPath};
 use crate::eval::{EngineEval, Evaluator};
 use crate::search::midgame::{Midgame, INF};
 use crate::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
@@ -129,10 +130,12 @@ pub fn measure<E: Evaluator>(
     let (p, o) = (board.player(), board.opponent());
     let mut stopper = Stopper::unlimited();
     let mut values = vec![eval.evaluate(board)];
-    for depth in 1..=max_depth {
-        let mut search = Midgame::new(eval, tt, &mut stopper, 0);
-        values.push(search.pvs(p, o, -INF, INF, depth, false));
-    }
+    with_cpu!(CpuPath::current(), C => {
+        for depth in 1..=max_depth {
+            let mut search = Midgame::<E, C>::on_cpu(eval, tt, &mut stopper, 0);
+            values.push(search.pvs(p, o, -INF, INF, depth, false));
+        }
+    });
     values
 }
 

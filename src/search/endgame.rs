@@ -30,13 +30,14 @@
 //! A win/loss/draw solve is the same search with the window (-1, 1). Scores are in discs from
 //! the side to move's view, standard scoring (empties go to the winner).
 
+use std::marker::PhantomData;
+
 use crate::bitboard::{neighbours, squares, CORNERS, C_SQUARES, X_SQUARES};
 use crate::board::{final_score, Board};
+use crate::cpu::{Cpu, Portable};
 use crate::eval::stability::stable_discs;
 use crate::eval::Evaluator;
-use crate::flip::flips;
 use crate::hash::hash_bits;
-use crate::movegen::moves;
 use crate::square::Square;
 
 use super::leaf_table::LeafTable;
@@ -76,8 +77,9 @@ const SHALLOW_FIRST: u64 = !(C_SQUARES | X_SQUARES);
 const INF: i32 = 65;
 
 /// The solver's state for one search: evaluator (for move ordering far from the end),
-/// counters, the table and the stop condition.
-pub struct Solver<'a, E: Evaluator> {
+/// counters, the table and the stop condition; compiled for the code path `C`
+/// ([`crate::cpu`]).
+pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     eval: &'a E,
     tt: &'a TranspositionTable,
     stopper: &'a mut Stopper,
@@ -89,19 +91,33 @@ pub struct Solver<'a, E: Evaluator> {
     root_empties: u32,
     /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
     leaf: LeafTable,
+    cpu: PhantomData<C>,
 }
 
-impl<'a, E: Evaluator> Solver<'a, E> {
-    /// A solver ordering moves with `eval`, using `tt` for its deeper nodes, stopping when
-    /// `stopper` says so.
-    ///
-    /// `used` is the number of nodes already spent in this search (it counts toward a budget).
+impl<'a, E: Evaluator> Solver<'a, E, Portable> {
+    /// [`Solver::on_cpu`] with the portable code (for the tests).
+    #[cfg(test)]
     pub fn new(
         eval: &'a E,
         tt: &'a TranspositionTable,
         stopper: &'a mut Stopper,
         used: u64,
-    ) -> Solver<'a, E> {
+    ) -> Solver<'a, E, Portable> {
+        Solver::on_cpu(eval, tt, stopper, used)
+    }
+}
+
+impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
+    /// A solver ordering moves with `eval`, using `tt` for its deeper nodes, stopping when
+    /// `stopper` says so, compiled for the code path `C`.
+    ///
+    /// `used` is the number of nodes already spent in this search (it counts toward a budget).
+    pub(crate) fn on_cpu(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        stopper: &'a mut Stopper,
+        used: u64,
+    ) -> Solver<'a, E, C> {
         stopper.rebase(used);
         Solver {
             eval,
@@ -111,6 +127,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             selectivity: None,
             root_empties: 0,
             leaf: LeafTable::new(),
+            cpu: PhantomData,
         }
     }
 
@@ -147,7 +164,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             .tt
             .probe(hash_bits(player, opponent))
             .and_then(|e| e.best);
-        let legal = moves(player, opponent);
+        let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
         // Small positions are not stored; find the move by re-checking each one.
         let best = best.or_else(|| self.best_move_by_scan(player, opponent, score));
@@ -195,7 +212,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 g = hi;
             }
         }
-        let legal = moves(player, opponent);
+        let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
         let best = best.or_else(|| self.best_move_by_scan(player, opponent, lo));
         (lo, best)
@@ -204,8 +221,8 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     /// A move achieving `score` (exactly, or at least a bound as good), found by null windows.
     fn best_move_by_scan(&mut self, player: u64, opponent: u64, score: i32) -> Option<Square> {
         let empties = (!(player | opponent)).count_ones();
-        for sq in squares(moves(player, opponent)) {
-            let f = flips(sq, player, opponent);
+        for sq in squares(C::moves(player, opponent)) {
+            let f = C::flips(sq, player, opponent);
             let (p, o) = (opponent ^ f, player ^ f ^ sq.bit());
             let v = -self.pvs(p, o, -score - 1, -score + 1, empties - 1, false);
             if v >= score {
@@ -216,7 +233,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     }
 
     /// Principal-variation search over a general window.
-    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+    #[inline(always)]
+    fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+        C::run(|| self.pvs_body(p, o, alpha, beta, n, passed))
+    }
+
+    /// The body of [`Solver::pvs`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
         if n <= SHALLOW_MAX {
             return self.small_window(p, o, alpha, beta, n);
         }
@@ -236,7 +260,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 }
             }
         }
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
             if passed {
                 return final_score(p, o);
@@ -280,22 +304,29 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     }
 
     /// Alpha-beta over a general window at `n <= SHALLOW_MAX` empties (PV nodes near the end).
-    fn small_window(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn small_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        C::run(|| self.small_window_body(p, o, alpha, beta, n))
+    }
+
+    /// The body of [`Solver::small_window`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn small_window_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         let empty = !(p | o);
         match n {
             0 => return final_score(p, o),
             1 => {
                 self.nodes += 1;
-                return last1(p, o, Square::from_lowest_bit(empty));
+                return last1::<C>(p, o, Square::from_lowest_bit(empty));
             }
             2..=4 => return self.small_exact(p, o, alpha, beta, n, false),
             _ => {}
         }
         // 5..=SHALLOW_MAX: a plain window loop over the null-window machinery.
         self.nodes += 1;
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
-            if moves(o, p) == 0 {
+            if C::moves(o, p) == 0 {
                 return final_score(p, o);
             }
             return -self.small_window(o, p, -beta, -alpha, n);
@@ -303,7 +334,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         let odd = odd_quadrants(empty);
         let mut best = -INF;
         for sq in squares(mv & odd).chain(squares(mv & !odd)) {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             let v = -self.small_window(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, n - 1);
             if v > best {
                 best = v;
@@ -319,7 +350,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     }
 
     /// Null-window search: is the value above `alpha` (returns > alpha) or not (<= alpha)?
+    #[inline(always)]
     fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
+        C::run(|| self.nws_body(p, o, alpha, n, passed))
+    }
+
+    /// The body of [`Solver::nws`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn nws_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
         if n <= SHALLOW_MAX {
             return self.nws_shallow(p, o, alpha, n, passed);
         }
@@ -364,7 +402,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 }
             }
         }
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
             if passed {
                 return final_score(p, o);
@@ -410,7 +448,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     }
 
     /// Null-window search without hashing, parity-ordered, for `5..=SHALLOW_MAX` empties.
+    #[inline(always)]
     fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
+        C::run(|| self.nws_shallow_body(p, o, alpha, n, passed))
+    }
+
+    /// The body of [`Solver::nws_shallow`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn nws_shallow_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
         if n <= 4 {
             return self.small_exact(p, o, alpha, alpha + 1, n, passed);
         }
@@ -418,7 +463,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         if let Some(v) = stability_cutoff(p, o, alpha) {
             return v;
         }
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
             if passed {
                 return final_score(p, o);
@@ -434,7 +479,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
             .chain(squares(mv & !odd & SHALLOW_FIRST))
             .chain(squares(mv & !odd & !SHALLOW_FIRST));
         for sq in ordered {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             let v = -self.nws_shallow(o ^ f, p ^ f ^ sq.bit(), -alpha - 1, n - 1, false);
             if v > best {
                 best = v;
@@ -448,7 +493,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
 
     /// Enhanced transposition cut-off: if the table already proves some child's value is
     /// above `alpha` from this side's view, return it without searching.
-    #[inline]
+    #[inline(always)]
     fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<i32> {
         for c in list {
             let bit = 1u64 << c.sq;
@@ -469,7 +514,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     ///
     /// Key (lower is better): the table's move first, then fastest-first (the opponent's
     /// reply count, corners counting as fewer), with a small bonus for odd-parity regions.
-    #[inline]
+    #[inline(always)]
     fn order(
         &self,
         p: u64,
@@ -482,7 +527,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
         let n = (!(p | o)).count_ones();
         let mut count = 0;
         for sq in squares(mv) {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
             if n > SHALLOW_MAX + 1 && n <= LEAF_MAX + 1 {
                 // The child will probe the leaf table: start loading its slot now.
@@ -493,7 +538,7 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 // the other children's (8% fewer cycles on FFO #48).
                 self.tt.prefetch_key(hash_bits(cp, co));
             }
-            let replies = moves(cp, co);
+            let replies = C::moves(cp, co);
             let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
             let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
             key += potential * POTENTIAL_WEIGHT;
@@ -504,7 +549,8 @@ impl<'a, E: Evaluator> Solver<'a, E> {
                 let v = if n >= SEARCH_ORDER_MIN {
                     self.shallow(cp, co, replies)
                 } else {
-                    self.eval.evaluate(&Board::from_bits_unchecked(cp, co))
+                    self.eval
+                        .evaluate_on::<C>(&Board::from_bits_unchecked(cp, co))
                 };
                 key += v / EVAL_ORDER_DIVISOR;
             }
@@ -524,16 +570,19 @@ impl<'a, E: Evaluator> Solver<'a, E> {
 
     /// A one-ply search with the evaluator: the value for the side to move of (`p`, `o`), whose
     /// moves are `mv`, in centi-discs.
+    #[inline(always)]
     fn shallow(&self, p: u64, o: u64, mv: u64) -> i32 {
         if mv == 0 {
-            return -self.eval.evaluate(&Board::from_bits_unchecked(o, p));
+            return -self
+                .eval
+                .evaluate_on::<C>(&Board::from_bits_unchecked(o, p));
         }
         let mut best = i32::MIN;
         for sq in squares(mv) {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             let v = -self
                 .eval
-                .evaluate(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
+                .evaluate_on::<C>(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
             best = best.max(v);
         }
         best
@@ -545,11 +594,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     ///
     /// Each side is tried only when the static evaluation already leans that way, which
     /// saves most of the shallow searches that could not succeed.
+    #[inline(always)]
     fn probcut(&mut self, p: u64, o: u64, alpha: i32, n: u32, sel: Selectivity) -> Option<i32> {
         let depth = shallow_depth(n);
         let margin = (sel.t() * sigma(n, depth) * 100.0) as i32;
         let beta = alpha + 1;
-        let static_value = self.eval.evaluate(&Board::from_bits_unchecked(p, o));
+        let static_value = self
+            .eval
+            .evaluate_on::<C>(&Board::from_bits_unchecked(p, o));
         let high = beta * 100 + margin;
         if high < 6400
             && static_value >= beta * 100
@@ -572,14 +624,14 @@ impl<'a, E: Evaluator> Solver<'a, E> {
     fn shallow_search(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
         let mark = self.stopper.mark();
         let used = mark.used() + self.nodes;
-        let mut search = Midgame::new(self.eval, self.tt, self.stopper, used);
+        let mut search = Midgame::<E, C>::on_cpu(self.eval, self.tt, self.stopper, used);
         let v = search.pvs(p, o, alpha, alpha + 1, depth, false);
         self.nodes += search.nodes;
         self.stopper.restore(mark);
         v
     }
 
-    #[inline]
+    #[inline(always)]
     fn store(&self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
         let bound = Bound::from_window(best, alpha, beta);
         // A selective pass's result is only an estimate: stored as a search of depth `n`, it

@@ -17,12 +17,13 @@
 //! Passes do not use a ply; a second consecutive pass ends the game and scores it exactly
 //! (100 centi-discs per disc, standard scoring).
 
+use std::marker::PhantomData;
+
 use crate::bitboard::{squares, CORNERS};
 use crate::board::{final_score, Board};
+use crate::cpu::{Cpu, Portable};
 use crate::eval::{Evaluator, MAX_SCORE};
-use crate::flip::flips;
 use crate::hash::hash_bits;
-use crate::movegen::moves;
 use crate::square::Square;
 
 use super::mpc::{MpcModel, MPC_MIN_DEPTH};
@@ -34,8 +35,9 @@ use super::Stopper;
 /// Above any score (centi-discs; exact scores reach ±6400).
 pub const INF: i32 = 30_000;
 
-/// One midgame search: evaluator, table, stop condition and node counter.
-pub struct Midgame<'a, E: Evaluator> {
+/// One midgame search: evaluator, table, stop condition and node counter, compiled for the
+/// code path `C` ([`crate::cpu`]).
+pub struct Midgame<'a, E: Evaluator, C: Cpu = Portable> {
     eval: &'a E,
     tt: &'a TranspositionTable,
     stopper: &'a mut Stopper,
@@ -49,17 +51,31 @@ pub struct Midgame<'a, E: Evaluator> {
     pub plain_alpha_beta: bool,
     /// Multi-ProbCut: the model and the margin level, or `None` for a full-width search.
     mpc: Option<(&'a MpcModel, Selectivity)>,
+    cpu: PhantomData<C>,
 }
 
-impl<'a, E: Evaluator> Midgame<'a, E> {
+impl<'a, E: Evaluator> Midgame<'a, E, Portable> {
     /// A search with `eval` and `tt`, stopping when `stopper` says so; `used` nodes were
-    /// already spent in this search.
+    /// already spent in this search. Portable code; the engine's searcher picks the
+    /// processor's fastest path.
     pub fn new(
         eval: &'a E,
         tt: &'a TranspositionTable,
         stopper: &'a mut Stopper,
         used: u64,
-    ) -> Midgame<'a, E> {
+    ) -> Midgame<'a, E, Portable> {
+        Midgame::on_cpu(eval, tt, stopper, used)
+    }
+}
+
+impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
+    /// [`Midgame::new`] on the code path `C`.
+    pub(crate) fn on_cpu(
+        eval: &'a E,
+        tt: &'a TranspositionTable,
+        stopper: &'a mut Stopper,
+        used: u64,
+    ) -> Midgame<'a, E, C> {
         stopper.rebase(used);
         Midgame {
             eval,
@@ -69,6 +85,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
             exact_depth_cutoffs: false,
             plain_alpha_beta: false,
             mpc: None,
+            cpu: PhantomData,
         }
     }
 
@@ -85,7 +102,8 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
 
     #[inline(always)]
     fn evaluate(&self, p: u64, o: u64) -> i32 {
-        self.eval.evaluate(&Board::from_bits_unchecked(p, o))
+        self.eval
+            .evaluate_on::<C>(&Board::from_bits_unchecked(p, o))
     }
 
     /// The root search: value within (`alpha`, `beta`) and best move, at `depth` plies.
@@ -100,11 +118,18 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     ) -> (i32, Option<Square>) {
         let v = self.pvs(p, o, alpha, beta, depth.max(1), false);
         let best = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
-        (v, best.filter(|b| moves(p, o) & b.bit() != 0))
+        (v, best.filter(|b| C::moves(p, o) & b.bit() != 0))
     }
 
     /// Negamax PVS, fail-soft, in centi-discs.
-    pub fn pvs(
+    #[inline(always)]
+    pub fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
+        C::run(|| self.pvs_body(p, o, alpha, beta, depth, passed))
+    }
+
+    /// The body of [`Midgame::pvs`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn pvs_body(
         &mut self,
         p: u64,
         o: u64,
@@ -150,7 +175,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
                 }
             }
         }
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
             if passed {
                 return 100 * final_score(p, o);
@@ -209,7 +234,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     /// Each side is tried only when the static evaluation is within one margin of the shallow
     /// bound, which saves most of the shallow searches that could not succeed (measured on
     /// quality-30 at depth 12: 6% fewer nodes than always trying, same move quality).
-    #[inline]
+    #[inline(always)]
     fn probcut(
         &mut self,
         p: u64,
@@ -240,6 +265,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     }
 
     /// The null-window search (`alpha`, `alpha + 1`) of a ProbCut prediction.
+    #[inline(always)]
     fn shallow(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
         if depth == 0 {
             self.nodes += 1;
@@ -250,8 +276,9 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
 
     /// The last ply before the leaves: every child is one evaluation, so ordering them would
     /// cost as much as evaluating them; no table either (its entries would be the cheapest).
+    #[inline(always)]
     fn depth_one(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        let mv = moves(p, o);
+        let mv = C::moves(p, o);
         if mv == 0 {
             if passed {
                 return 100 * final_score(p, o);
@@ -260,7 +287,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
         }
         let mut best = -INF;
         for sq in squares(mv) {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             self.nodes += 1;
             let v = -self.evaluate(o ^ f, p ^ f ^ sq.bit());
             if v > best {
@@ -277,7 +304,7 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     }
 
     /// Fills `list` with the moves keyed for ordering (higher is better); returns the count.
-    #[inline]
+    #[inline(always)]
     fn order(
         &self,
         p: u64,
@@ -289,9 +316,9 @@ impl<'a, E: Evaluator> Midgame<'a, E> {
     ) -> usize {
         let mut count = 0;
         for sq in squares(mv) {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
-            let replies = moves(cp, co);
+            let replies = C::moves(cp, co);
             let mobility = (replies.count_ones() + 2 * (replies & CORNERS).count_ones()) as i32;
             let mut key = if depth >= 3 {
                 -self.evaluate(cp, co) - 40 * mobility

@@ -40,6 +40,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
+use crate::cpu::{with_cpu, Cpu, CpuPath, CpuPathError};
 use crate::eval::Evaluator;
 use crate::hash::hash_bits;
 use crate::square::Square;
@@ -124,6 +125,8 @@ pub struct Searcher<E: Evaluator> {
     mpc: MpcModel,
     /// Forward pruning of midgame iterations (`None`: full width).
     selectivity: Option<Selectivity>,
+    /// The code path the searches run on.
+    cpu: CpuPath,
 }
 
 /// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
@@ -154,7 +157,23 @@ impl<E: Evaluator> Searcher<E> {
             stop: Arc::new(AtomicBool::new(false)),
             solver_nps: 15e6,
             selectivity: DEFAULT_SELECTIVITY,
+            cpu: CpuPath::current(),
         }
+    }
+
+    /// The code path the searches run on ([`CpuPath::current`] unless set).
+    pub fn cpu_path(&self) -> CpuPath {
+        self.cpu
+    }
+
+    /// Runs the searches on `path` (for measurements and tests); refused, with no change, when
+    /// this processor lacks one of its instructions. Results never depend on the path.
+    pub fn set_cpu_path(&mut self, path: CpuPath) -> Result<(), CpuPathError> {
+        if !path.supported() {
+            return Err(CpuPathError::Unsupported(path));
+        }
+        self.cpu = path;
+        Ok(())
     }
 
     /// Sets the midgame forward pruning: a Multi-ProbCut level, or `None` for full width.
@@ -233,6 +252,16 @@ impl<E: Evaluator> Searcher<E> {
         limits: &Limits,
         observer: &mut impl Observer,
     ) -> SearchResult {
+        with_cpu!(self.cpu, C => self.search_on::<C>(board, limits, observer))
+    }
+
+    /// [`Searcher::search`] on the code path `C`.
+    fn search_on<C: Cpu>(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
         let start = Instant::now();
         let empties = board.empty_count();
         let budget = Budget::new(limits, empties);
@@ -269,7 +298,7 @@ impl<E: Evaluator> Searcher<E> {
             let elapsed = start.elapsed();
             let kind = budget.solve_kind(empties, self.solver_nps, elapsed, depth);
             if kind != SolveKind::None {
-                self.solve_phase(
+                self.solve_phase::<C>(
                     board,
                     kind,
                     prev_score,
@@ -285,7 +314,7 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
             let t0 = Instant::now();
-            let mut search = Midgame::new(&self.eval, &self.tt, &mut stopper, nodes);
+            let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, nodes);
             search.set_selectivity(&self.mpc, self.selectivity);
             let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
             nodes += search.nodes;
@@ -300,7 +329,7 @@ impl<E: Evaluator> Searcher<E> {
                 value: Value::Heuristic(score),
                 depth,
                 selectivity: self.selectivity,
-                pv: self.principal_variation(board, best, false),
+                pv: self.principal_variation::<C>(board, best, false),
                 nodes,
                 elapsed: start.elapsed(),
             };
@@ -313,7 +342,7 @@ impl<E: Evaluator> Searcher<E> {
 
     /// Runs the WLD or exact solve, updating `result` only with a completed solve.
     #[allow(clippy::too_many_arguments)]
-    fn solve_phase(
+    fn solve_phase<C: Cpu>(
         &mut self,
         board: &Board,
         kind: SolveKind,
@@ -329,7 +358,7 @@ impl<E: Evaluator> Searcher<E> {
         let wld = kind == SolveKind::Wld;
         let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
         let t0 = Instant::now();
-        let mut solver = Solver::new(&self.eval, &self.tt, stopper, *nodes);
+        let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
         // The midgame guess is in centi-discs; exact scores are even numbers of discs.
         let mut guess = guess.map(|g| (g + 100 * g.signum()) / 200 * 2);
         if !wld {
@@ -366,7 +395,7 @@ impl<E: Evaluator> Searcher<E> {
             value,
             depth: empties,
             selectivity: None,
-            pv: self.principal_variation(board, best, true),
+            pv: self.principal_variation::<C>(board, best, true),
             nodes: *nodes,
             elapsed: start.elapsed(),
         };
@@ -376,7 +405,12 @@ impl<E: Evaluator> Searcher<E> {
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
     /// before it switches to solving). Silent: only the solve is reported.
-    fn presearch(&mut self, board: &Board, stopper: &mut Stopper, nodes: &mut u64) -> Option<i32> {
+    fn presearch<C: Cpu>(
+        &mut self,
+        board: &Board,
+        stopper: &mut Stopper,
+        nodes: &mut u64,
+    ) -> Option<i32> {
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
             return None;
@@ -384,7 +418,7 @@ impl<E: Evaluator> Searcher<E> {
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
         for depth in 1..=empties - PRESEARCH_GAP {
-            let mut search = Midgame::new(&self.eval, &self.tt, stopper, *nodes);
+            let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
             if search.aborted() {
@@ -397,6 +431,16 @@ impl<E: Evaluator> Searcher<E> {
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
     pub fn solve(
+        &mut self,
+        board: &Board,
+        wld: bool,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
+        with_cpu!(self.cpu, C => self.solve_on::<C>(board, wld, observer))
+    }
+
+    /// [`Searcher::solve`] on the code path `C`.
+    fn solve_on<C: Cpu>(
         &mut self,
         board: &Board,
         wld: bool,
@@ -417,7 +461,7 @@ impl<E: Evaluator> Searcher<E> {
         };
         if board.moves() == 0 {
             if !board.is_game_over() {
-                let mut solver = Solver::new(&self.eval, &self.tt, &mut stopper, 0);
+                let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, 0);
                 let s = solver.solve(board.player(), board.opponent(), -64, 64);
                 result.value = Value::Exact(s);
                 result.nodes = solver.nodes;
@@ -430,8 +474,8 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             SolveKind::Exact
         };
-        let guess = self.presearch(board, &mut stopper, &mut nodes);
-        self.solve_phase(
+        let guess = self.presearch::<C>(board, &mut stopper, &mut nodes);
+        self.solve_phase::<C>(
             board,
             kind,
             guess,
@@ -450,7 +494,7 @@ impl<E: Evaluator> Searcher<E> {
     /// After a solve (`solved`), the line is completed to the end of the game: the solver
     /// keeps no main-table entries below [`endgame::LEAF_MAX`] + 1 empties, so from there each
     /// move is found by solving the position again (a few thousand nodes at most).
-    fn principal_variation(&self, board: &Board, best: Move, solved: bool) -> Vec<Move> {
+    fn principal_variation<C: Cpu>(&self, board: &Board, best: Move, solved: bool) -> Vec<Move> {
         let mut pv = vec![best];
         let Ok(mut b) = board.try_play_move(best) else {
             return pv;
@@ -462,7 +506,7 @@ impl<E: Evaluator> Searcher<E> {
                 continue;
             }
             let found = if solved && b.empty_count() <= endgame::LEAF_MAX {
-                self.solved_best_move(&b)
+                self.solved_best_move::<C>(&b)
             } else {
                 self.tt
                     .probe(hash_bits(b.player(), b.opponent()))
@@ -479,9 +523,9 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// A best move of `board` (which has a legal move) by an exact solve, for short endgames.
-    fn solved_best_move(&self, board: &Board) -> Option<Square> {
+    fn solved_best_move<C: Cpu>(&self, board: &Board) -> Option<Square> {
         let mut stopper = Stopper::unlimited();
-        let mut solver = Solver::new(&self.eval, &self.tt, &mut stopper, 0);
+        let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, 0);
         solver
             .solve_root(board.player(), board.opponent(), -64, 64)
             .1
@@ -489,8 +533,8 @@ impl<E: Evaluator> Searcher<E> {
 }
 
 /// Root search with an aspiration window around `prev` (centi-discs), widening on failure.
-fn aspiration<E: Evaluator>(
-    search: &mut Midgame<'_, E>,
+fn aspiration<E: Evaluator, C: Cpu>(
+    search: &mut Midgame<'_, E, C>,
     p: u64,
     o: u64,
     depth: u32,

@@ -39,6 +39,7 @@
 use std::sync::OnceLock;
 
 use crate::bitboard::{squares, symmetry};
+use crate::cpu::{Cpu, Portable};
 
 /// One pattern shape: its name, its base mask and its number of squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,6 +328,12 @@ pub const fn instance_mask(slot: usize) -> u64 {
 /// instance's own mask, then its table (which puts the digits in the pattern's base order).
 #[inline(always)]
 pub fn instance_index<const SLOT: usize>(player: u64, opponent: u64) -> usize {
+    instance_index_on::<SLOT, Portable>(player, opponent)
+}
+
+/// [`instance_index`] with the bit gather of the code path `C` ([`crate::cpu`]).
+#[inline(always)]
+pub fn instance_index_on<const SLOT: usize, C: Cpu>(player: u64, opponent: u64) -> usize {
     const { assert!(SLOT < INSTANCE_COUNT) };
     let (player, opponent) = if LAYOUT.flip[SLOT] {
         (player.swap_bytes(), opponent.swap_bytes())
@@ -336,8 +343,8 @@ pub fn instance_index<const SLOT: usize>(player: u64, opponent: u64) -> usize {
     let mask = LAYOUT.mask[SLOT];
     let bits = (1u64 << mask.count_ones()) - 1;
     let table = &INSTANCE_B2T[LAYOUT.table[SLOT] as usize];
-    table[(pext(player, mask) & bits) as usize] as usize
-        + 2 * table[(pext(opponent, mask) & bits) as usize] as usize
+    table[(C::pext(player, mask) & bits) as usize] as usize
+        + 2 * table[(C::pext(opponent, mask) & bits) as usize] as usize
 }
 
 /// Calls `$f(slot, pattern, transform)` for every instance, fully unrolled, in [`INSTANCES`]

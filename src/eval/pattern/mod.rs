@@ -53,11 +53,12 @@ pub mod file;
 pub mod geometry;
 
 use crate::board::{moves, Board};
+use crate::cpu::{with_cpu, Cpu, CpuPath};
 use crate::eval::{clamp_score, Evaluator};
 
 pub use file::WeightsError;
 use geometry::{
-    for_each_instance, geometry, instance_index, instance_indices, INSTANCES, INSTANCE_COUNT,
+    for_each_instance, geometry, instance_index_on, instance_indices, INSTANCES, INSTANCE_COUNT,
     PATTERNS, PATTERN_COUNT, PATTERN_TABLES_LEN,
 };
 
@@ -256,8 +257,13 @@ impl PatternEval {
 
     /// The unclamped value of `board` for the side to move, in weight units (1/256 disc): the
     /// sum of its 49 weights.
-    #[inline]
     pub fn score_units(&self, board: &Board) -> i32 {
+        with_cpu!(CpuPath::current(), C => C::run(|| self.score_units_on::<C>(board)))
+    }
+
+    /// [`PatternEval::score_units`] for the code path `C` (inline it into a [`Cpu::run`]).
+    #[inline(always)]
+    fn score_units_on<C: Cpu>(&self, board: &Board) -> i32 {
         let (p, o) = (board.player(), board.opponent());
         let empties = (!(p | o)).count_ones();
         let phase = self.phase_lut[empties as usize] as usize;
@@ -267,14 +273,15 @@ impl PatternEval {
         let mut sum = 0i32;
         macro_rules! add {
             ($slot:expr, $pat:expr, $g:expr) => {
-                sum += w[(PATTERNS[$pat].offset + instance_index::<$slot>(p, o)) & (PADDED - 1)]
+                sum += w
+                    [(PATTERNS[$pat].offset + instance_index_on::<$slot, C>(p, o)) & (PADDED - 1)]
                     as i32;
             };
         }
         for_each_instance!(add);
         let s = &w[PATTERN_TABLES_LEN..];
-        sum += s[MOB_P + mobility_bucket(moves(p, o))] as i32;
-        sum += s[MOB_O + mobility_bucket(moves(o, p))] as i32;
+        sum += s[MOB_P + mobility_bucket(C::moves(p, o))] as i32;
+        sum += s[MOB_O + mobility_bucket(C::moves(o, p))] as i32;
         sum += s[PARITY + (empties & 1) as usize] as i32;
         sum
     }
@@ -295,9 +302,13 @@ pub fn units_to_centi(units: i32) -> i32 {
 }
 
 impl Evaluator for PatternEval {
-    #[inline]
     fn evaluate(&self, board: &Board) -> i32 {
         units_to_centi(self.score_units(board))
+    }
+
+    #[inline]
+    fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32 {
+        C::run(|| units_to_centi(self.score_units_on::<C>(board)))
     }
 }
 
@@ -307,6 +318,22 @@ const _: () = assert!(PATTERN_COUNT == 11 && FEATURE_SLOTS == 49);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_supported_path_gives_the_reference_sum() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let eval = crate::eval::engine::default_pattern();
+        let boards: Vec<Board> = (0..40)
+            .flat_map(|_| crate::rng::random_playout(Board::start(), &mut rng).collect::<Vec<_>>())
+            .collect();
+        for b in boards {
+            let want = eval.score_units_reference(&b);
+            for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                let got = with_cpu!(path, C => C::run(|| eval.score_units_on::<C>(&b)));
+                assert_eq!(got, want, "{path}");
+            }
+        }
+    }
 
     #[test]
     fn compact_length_matches_the_geometry() {

@@ -6,9 +6,9 @@
 
 use crate::bitboard::squares;
 use crate::board::final_score;
+use crate::cpu::Cpu;
 use crate::eval::Evaluator;
-use crate::flip::flips;
-use crate::last_flip::count_last_flips;
+use crate::last_flip::count_last_flips_on;
 use crate::square::Square;
 
 use super::{Solver, INF, SHALLOW_FIRST};
@@ -34,13 +34,13 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
 /// The score when `sq` is the last empty square: whoever can move there does, or the board is
 /// final with the empty going to the winner.
 #[inline(always)]
-pub(super) fn last1(player: u64, opponent: u64, sq: Square) -> i32 {
+pub(super) fn last1<C: Cpu>(player: u64, opponent: u64, sq: Square) -> i32 {
     let n = player.count_ones() as i32;
-    let f = count_last_flips(sq, player) as i32;
+    let f = count_last_flips_on::<C>(sq, player) as i32;
     if f > 0 {
         return 2 * (n + f + 1) - 64;
     }
-    let f = count_last_flips(sq, opponent) as i32;
+    let f = count_last_flips_on::<C>(sq, opponent) as i32;
     if f > 0 {
         return 2 * (n - f) - 64;
     }
@@ -51,7 +51,7 @@ pub(super) fn last1(player: u64, opponent: u64, sq: Square) -> i32 {
     }
 }
 
-impl<E: Evaluator> Solver<'_, E> {
+impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
     /// Dispatch to the hand-written solvers for 0 to 4 empties.
     #[inline(always)]
     pub(super) fn small_exact(
@@ -68,7 +68,7 @@ impl<E: Evaluator> Solver<'_, E> {
             0 => final_score(p, o),
             1 => {
                 self.nodes += 1;
-                last1(p, o, Square::from_lowest_bit(empty))
+                last1::<C>(p, o, Square::from_lowest_bit(empty))
             }
             2 => {
                 let a = Square::from_lowest_bit(empty);
@@ -101,7 +101,24 @@ impl<E: Evaluator> Solver<'_, E> {
 
     /// Two empties, `a` and `b`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn last2(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        a: Square,
+        b: Square,
+        passed: bool,
+    ) -> i32 {
+        C::run(|| self.last2_body(p, o, alpha, beta, a, b, passed))
+    }
+
+    /// The body of [`Solver::last2`], compiled inside its [`Cpu::run`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn last2_body(
         &mut self,
         p: u64,
         o: u64,
@@ -113,18 +130,18 @@ impl<E: Evaluator> Solver<'_, E> {
     ) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips(a, p, o);
+        let f = C::flips(a, p, o);
         if f != 0 {
             self.nodes += 1;
-            best = -last1(o ^ f, p ^ f ^ a.bit(), b);
+            best = -last1::<C>(o ^ f, p ^ f ^ a.bit(), b);
             if best >= beta {
                 return best;
             }
         }
-        let f = flips(b, p, o);
+        let f = C::flips(b, p, o);
         if f != 0 {
             self.nodes += 1;
-            let v = -last1(o ^ f, p ^ f ^ b.bit(), a);
+            let v = -last1::<C>(o ^ f, p ^ f ^ b.bit(), a);
             best = best.max(v);
         }
         if best > -INF {
@@ -137,7 +154,22 @@ impl<E: Evaluator> Solver<'_, E> {
     }
 
     /// Three empties.
+    #[inline(always)]
     fn last3(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        e: [Square; 3],
+        passed: bool,
+    ) -> i32 {
+        C::run(|| self.last3_body(p, o, alpha, beta, e, passed))
+    }
+
+    /// The body of [`Solver::last3`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn last3_body(
         &mut self,
         p: u64,
         o: u64,
@@ -149,7 +181,7 @@ impl<E: Evaluator> Solver<'_, E> {
         self.nodes += 1;
         let mut best = -INF;
         for (sq, r1, r2) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             if f != 0 {
                 let v = -self.last2(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, r1, r2, false);
                 if v > best {
@@ -173,7 +205,22 @@ impl<E: Evaluator> Solver<'_, E> {
     }
 
     /// Four empties, already in parity order.
+    #[inline(always)]
     fn last4(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        e: [Square; 4],
+        passed: bool,
+    ) -> i32 {
+        C::run(|| self.last4_body(p, o, alpha, beta, e, passed))
+    }
+
+    /// The body of [`Solver::last4`], compiled inside its [`Cpu::run`].
+    #[inline(always)]
+    fn last4_body(
         &mut self,
         p: u64,
         o: u64,
@@ -191,7 +238,7 @@ impl<E: Evaluator> Solver<'_, E> {
             (e[3], [e[0], e[1], e[2]]),
         ];
         for (sq, rest) in orders {
-            let f = flips(sq, p, o);
+            let f = C::flips(sq, p, o);
             if f != 0 {
                 let v = -self.last3(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, rest, false);
                 if v > best {

@@ -2,6 +2,8 @@
 
 use super::*;
 use crate::eval::HandEval;
+use crate::flip::flips;
+use crate::movegen::moves;
 use crate::rng::{random_playout, SplitMix64};
 
 /// Plain negamax over every move to the end: the oracle for small positions.
@@ -121,6 +123,6 @@ fn last_square_scoring_follows_standard_rules() {
     // Board full except h8; the mover owns everything else but cannot flip: the opponent
     // has no disc, so nobody moves and the empty goes to the mover.
     let p = !Square::H8.bit();
-    assert_eq!(last1(p, 0, Square::H8), 64);
+    assert_eq!(last1::<Portable>(p, 0, Square::H8), 64);
     assert_eq!(minimax(p, 0), 64);
 }
