@@ -117,7 +117,7 @@ pub fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
 /// square with three doubling shifts; the ray squares left uncovered are exactly the run of
 /// opponent discs next to the move, and it flips when the square just past it is the mover's.
 ///
-/// Compiled on every x86-64 build: a build for AVX2 machines calls it through [`avx2::flips`],
+/// Compiled on every x86-64 build: a build for AVX2 machines calls it through `avx2::flips`,
 /// and the portable build through the run-time dispatch of [`crate::cpu`].
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {

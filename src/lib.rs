@@ -29,6 +29,17 @@
 //! The command line (`src/main.rs` and `src/cli/`) is the binary's own code and not part of
 //! this API: it only parses arguments, prints, and calls what is here.
 //!
+//! **What is the API.** The library a program embeds is the position ([`Board`], [`Position`],
+//! [`Move`], [`Square`], [`bitboard`], [`movegen`], [`flip`]), the search ([`search::Searcher`]
+//! with [`search::Limits`] and an [`search::Observer`]; `solve` for exact values), the
+//! evaluators ([`eval`], including loading weight files), the file formats ([`obf`], [`game`]
+//! for GGF, [`gamedb`] for WTHOR, PGN and transcripts), [`clock`], [`cpu`], [`perft`], [`xot`]
+//! and [`rng`]. The engine's tools are public because the binary is built on them, and are
+//! documented, but they follow the binary's needs rather than a stability promise: [`arena`]
+//! and [`players`] (matches), [`protocol`] (NBoard), [`quality`], [`learn`] and
+//! [`mod@reference`] (the test oracle). Search internals are private, or hidden from the
+//! documentation where the measurement tools need them.
+//!
 //! # Example
 //!
 //! Parse a position and search it to depth 6 with the built-in evaluator:

@@ -59,7 +59,7 @@ fn fill<const D: u32>(player: u64, mask: u64) -> u64 {
 
 /// AVX2 version: lanes hold directions 1, 8, 7, 9.
 ///
-/// Compiled on every x86-64 build: a build for AVX2 machines calls it through [`avx2::moves`],
+/// Compiled on every x86-64 build: a build for AVX2 machines calls it through `avx2::moves`,
 /// and the portable build through the run-time dispatch of [`crate::cpu`].
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {

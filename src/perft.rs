@@ -52,27 +52,32 @@ fn perft2<C: Cpu>(player: u64, opponent: u64) -> u64 {
 }
 
 /// Perft on raw bitboards, `depth >= 1`, compiled for the path `C`.
+#[inline(always)]
 fn perft_bits<C: Cpu>(player: u64, opponent: u64, depth: u32) -> u64 {
-    C::run(|| {
-        if depth == 2 {
-            return perft2::<C>(player, opponent);
-        }
-        let mv = C::moves(player, opponent);
-        if depth == 1 {
-            return bulk(mv);
-        }
-        if mv == 0 {
-            // A pass uses a ply. Passing back and forth in a finished game keeps a single path
-            // alive, so a game that ended early counts once.
-            return perft_bits::<C>(opponent, player, depth - 1);
-        }
-        let mut total = 0;
-        for sq in squares(mv) {
-            let f = C::flips(sq, player, opponent);
-            total += perft_bits::<C>(opponent ^ f, player ^ f ^ sq.bit(), depth - 1);
-        }
-        total
-    })
+    C::call3(perft_body::<C>, player, opponent, depth)
+}
+
+/// The body of [`perft_bits`], compiled inside its trampoline.
+#[inline(always)]
+fn perft_body<C: Cpu>(player: u64, opponent: u64, depth: u32) -> u64 {
+    if depth == 2 {
+        return perft2::<C>(player, opponent);
+    }
+    let mv = C::moves(player, opponent);
+    if depth == 1 {
+        return bulk(mv);
+    }
+    if mv == 0 {
+        // A pass uses a ply. Passing back and forth in a finished game keeps a single path alive,
+        // so a game that ended early counts once.
+        return perft_bits::<C>(opponent, player, depth - 1);
+    }
+    let mut total = 0;
+    for sq in squares(mv) {
+        let f = C::flips(sq, player, opponent);
+        total += perft_bits::<C>(opponent ^ f, player ^ f ^ sq.bit(), depth - 1);
+    }
+    total
 }
 
 /// The standard perft counts from the start position, depths 0..=12 (from `perft.txt`, MODE1).

@@ -231,7 +231,7 @@ pub fn full_lines(occupied: u64) -> [u64; 4] {
 /// Edge discs are found exactly (for what the edge alone shows); interior discs through full
 /// lines and growth from stable neighbours (see the module documentation). Sound for any input:
 /// squares claimed by both sides are read as the player's.
-#[inline]
+#[inline(always)]
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
     let opponent = opponent & !player;
     let stable = edge_stable_discs(player, opponent);

@@ -235,10 +235,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// Principal-variation search over a general window.
     #[inline(always)]
     fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
-        C::run(|| self.pvs_body(p, o, alpha, beta, n, passed))
+        C::call7(Self::pvs_body, self, p, o, alpha, beta, n, passed)
     }
 
-    /// The body of [`Solver::pvs`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::pvs`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
         if n <= SHALLOW_MAX {
@@ -306,10 +306,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// Alpha-beta over a general window at `n <= SHALLOW_MAX` empties (PV nodes near the end).
     #[inline(always)]
     fn small_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
-        C::run(|| self.small_window_body(p, o, alpha, beta, n))
+        C::call6(Self::small_window_body, self, p, o, alpha, beta, n)
     }
 
-    /// The body of [`Solver::small_window`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::small_window`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn small_window_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         let empty = !(p | o);
@@ -352,10 +352,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// Null-window search: is the value above `alpha` (returns > alpha) or not (<= alpha)?
     #[inline(always)]
     fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
-        C::run(|| self.nws_body(p, o, alpha, n, passed))
+        C::call6(Self::nws_body, self, p, o, alpha, n, passed)
     }
 
-    /// The body of [`Solver::nws`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::nws`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn nws_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
         if n <= SHALLOW_MAX {
@@ -450,10 +450,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// Null-window search without hashing, parity-ordered, for `5..=SHALLOW_MAX` empties.
     #[inline(always)]
     fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
-        C::run(|| self.nws_shallow_body(p, o, alpha, n, passed))
+        C::call6(Self::nws_shallow_body, self, p, o, alpha, n, passed)
     }
 
-    /// The body of [`Solver::nws_shallow`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::nws_shallow`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn nws_shallow_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, passed: bool) -> i32 {
         if n <= 4 {

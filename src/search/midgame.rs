@@ -124,10 +124,10 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
     /// Negamax PVS, fail-soft, in centi-discs.
     #[inline(always)]
     pub fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
-        C::run(|| self.pvs_body(p, o, alpha, beta, depth, passed))
+        C::call7(Self::pvs_body, self, p, o, alpha, beta, depth, passed)
     }
 
-    /// The body of [`Midgame::pvs`], compiled inside its [`Cpu::run`].
+    /// The body of [`Midgame::pvs`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn pvs_body(
         &mut self,

@@ -112,10 +112,10 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
         b: Square,
         passed: bool,
     ) -> i32 {
-        C::run(|| self.last2_body(p, o, alpha, beta, a, b, passed))
+        C::call8(Self::last2_body, self, p, o, alpha, beta, a, b, passed)
     }
 
-    /// The body of [`Solver::last2`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::last2`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn last2_body(
@@ -164,10 +164,10 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
         e: [Square; 3],
         passed: bool,
     ) -> i32 {
-        C::run(|| self.last3_body(p, o, alpha, beta, e, passed))
+        C::call7(Self::last3_body, self, p, o, alpha, beta, e, passed)
     }
 
-    /// The body of [`Solver::last3`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::last3`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn last3_body(
         &mut self,
@@ -215,10 +215,10 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
         e: [Square; 4],
         passed: bool,
     ) -> i32 {
-        C::run(|| self.last4_body(p, o, alpha, beta, e, passed))
+        C::call7(Self::last4_body, self, p, o, alpha, beta, e, passed)
     }
 
-    /// The body of [`Solver::last4`], compiled inside its [`Cpu::run`].
+    /// The body of [`Solver::last4`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
     fn last4_body(
         &mut self,
