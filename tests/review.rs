@@ -199,13 +199,27 @@ fn passes_turning_points_and_the_curve() {
     assert!(left_out
         .map(|i| r.moves[i].loss_centi())
         .all(|l| l <= smallest));
-    // The curve: Black's view, a point per move and the start.
+    // The curve: Black's view, a point per move and the start; after a move, the mean of
+    // its played value and the next position's best value (the exact one where there is one).
     let curve = r.curve();
     assert_eq!(curve.len(), 61);
-    for (m, &c) in r.moves.iter().zip(&curve[1..]) {
+    let black = |m: &review::MoveReview, v: Value| {
         let sign = if m.color() == Color::Black { 1 } else { -1 };
-        assert_eq!(c, sign * review::centi(m.played_value));
+        sign * review::centi(v)
+    };
+    assert_eq!(curve[0], black(&r.moves[0], r.moves[0].best_value));
+    for k in 0..60 {
+        let (m, played) = (&r.moves[k], black(&r.moves[k], r.moves[k].played_value));
+        let want = match r.moves.get(k + 1) {
+            None => played,
+            Some(_) if m.is_exact() => played,
+            Some(next) if next.is_exact() => black(next, next.best_value),
+            Some(next) => (played + black(next, next.best_value)).div_euclid(2),
+        };
+        assert_eq!(curve[k + 1], want, "after move {}", k + 1);
     }
+    // (An untimed depth-2 search solves from 12 empties by itself: those moves are exact.)
+    assert_eq!(r.moves.iter().filter(|m| !m.is_exact()).count(), 48);
 }
 
 #[test]

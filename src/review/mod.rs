@@ -27,7 +27,8 @@
 //!
 //! All values are in discs from the mover's point of view (the final disc difference, empties
 //! to the winner, for exact values); the loss is `best - played >= 0`. The evaluation curve is
-//! the value of the move played, from Black's point of view. Turning points are the largest
+//! the value of the position after each move, from Black's point of view, with the odd/even
+//! swing of fixed-depth searches cancelled ([`Review::curve`]). Turning points are the largest
 //! losses of the game: up to [`TURNING_POINTS`] moves losing at least [`MISTAKE_CENTI`].
 //!
 //! Reviewing never prints: progress goes to a callback, and the reports are built from the
@@ -48,8 +49,9 @@ use crate::gamedb::{GameRecord, ReplayError};
 use crate::search::{Limits, Searcher, Value};
 use crate::square::Square;
 
-/// The midgame depth a review searches to by default.
-pub const DEFAULT_DEPTH: u32 = 12;
+/// The midgame depth a review searches to by default: a 60-move game takes 4-9 s on the
+/// development machine (depth 12: about 2 s), see docs/REVIEW.md.
+pub const DEFAULT_DEPTH: u32 = 16;
 /// Positions with this many empty squares or fewer are solved exactly by default.
 pub const DEFAULT_EXACT_EMPTIES: u32 = 22;
 /// The smallest loss, in centi-discs, that counts as a mistake (and can be a turning point).
@@ -179,10 +181,12 @@ pub fn centi(value: Value) -> i32 {
     }
 }
 
-/// A value as text: `+1.23` (discs, a search's estimate) or `+4` (an exact disc difference).
+/// A value as text: `+1.23` (discs, a search's estimate) or `+4` (an exact disc difference;
+/// `0` for a draw).
 pub fn value_text(value: Value) -> String {
     match value {
         Value::Heuristic(c) => format!("{:+.2}", f64::from(c) / 100.0),
+        Value::Exact(0) | Value::Wld(0) => "0".to_string(),
         Value::Exact(d) | Value::Wld(d) => format!("{d:+}"),
     }
 }
@@ -372,13 +376,29 @@ impl Review {
     }
 
     /// The evaluation curve, Black's point of view in centi-discs: the best value of the start
-    /// position at move 0, then the value after each move (`moves.len() + 1` points; one, 0,
-    /// for a game without moves).
+    /// position at move 0, then the value of the position after each move (`moves.len() + 1`
+    /// points; one, 0, for a game without moves).
+    ///
+    /// Two searches value the position after move `k`: the one before the move (the played
+    /// value) and the one of the position itself, before move `k + 1` (its best value). Their
+    /// horizons are one ply apart, and a fixed-depth search's values swing with the parity of
+    /// the horizon (by 3.6 discs on average between consecutive moves at depth 16 on the game
+    /// of docs/REVIEW.md: the curve of either alone is a saw). The curve takes their mean,
+    /// which cancels the swing; where one of the two is exact, it takes the exact one; after
+    /// the last move, the played value.
     pub fn curve(&self) -> Vec<i32> {
         let start = self.moves.first().map_or(0, MoveReview::black_best_centi);
-        std::iter::once(start)
-            .chain(self.moves.iter().map(MoveReview::black_centi))
-            .collect()
+        let after = self.moves.iter().enumerate().map(|(k, m)| {
+            let Some(next) = self.moves.get(k + 1) else {
+                return m.black_centi();
+            };
+            match (m.is_exact(), next.is_exact()) {
+                (true, _) => m.black_centi(),
+                (false, true) => next.black_best_centi(),
+                (false, false) => (m.black_centi() + next.black_best_centi()).div_euclid(2),
+            }
+        });
+        std::iter::once(start).chain(after).collect()
     }
 }
 

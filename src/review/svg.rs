@@ -2,10 +2,10 @@
 //! board diagrams. They are meant to be inlined in HTML (no `xmlns`, no external resources,
 //! no script): plain shapes in a `viewBox`, so the page scales them.
 //!
-//! The curve is a polyline of Black's value after each move, clipped to a symmetric range
-//! (8, 16, 24, 32, 48 or 64 discs, the smallest that holds the game), over a zero line, with the part
-//! of the game judged exactly shaded and the turning points circled. Every point carries a
-//! `<title>` (the browser shows it on hover).
+//! The curve is a polyline of [`Review::curve`] (Black's value after each move), clipped to a
+//! symmetric range (8, 16, 24, 32, 48 or 64 discs, the smallest that holds the game), over a
+//! zero line, with the part of the game judged exactly shaded and the turning points circled.
+//! Every point carries a `<title>` (the browser shows it on hover).
 
 use std::fmt::Write;
 
@@ -86,6 +86,11 @@ pub fn evaluation_chart(review: &Review) -> String {
     for step in -2..=2 {
         let v = range * step / 2;
         let yy = y(100 * v);
+        let label = if v == 0 {
+            "0".to_string()
+        } else {
+            format!("{v:+}")
+        };
         let (stroke, width) = if v == 0 {
             ("#495057", 1.5)
         } else {
@@ -93,7 +98,7 @@ pub fn evaluation_chart(review: &Review) -> String {
         };
         let _ = write!(
             s,
-            r##"<line x1="{left:.1}" y1="{yy:.1}" x2="{right:.1}" y2="{yy:.1}" stroke="{stroke}" stroke-width="{width}"/><text x="{:.1}" y="{:.1}" class="tick" text-anchor="end">{v:+}</text>"##,
+            r##"<line x1="{left:.1}" y1="{yy:.1}" x2="{right:.1}" y2="{yy:.1}" stroke="{stroke}" stroke-width="{width}"/><text x="{:.1}" y="{:.1}" class="tick" text-anchor="end">{label}</text>"##,
             left - 6.0,
             yy + 4.0
         );
