@@ -88,6 +88,12 @@ impl FromStr for Command {
     }
 }
 
+/// The depth of `analyse` and of the review after the game: less than `othello review`'s
+/// default, so that `analyse` answers within a few seconds.
+pub const ANALYSIS_DEPTH: u32 = 12;
+/// `analyse` and the review after the game solve exactly from this many empties.
+pub const ANALYSIS_EXACT_EMPTIES: u32 = 20;
+
 /// How the game is set up.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -121,7 +127,10 @@ impl Default for PlayOptions {
                 ..Limits::default()
             },
             hint_eval: EngineEval::default(),
-            analysis: ReviewOptions::default(),
+            analysis: ReviewOptions {
+                effort: review::Effort::Depth(ANALYSIS_DEPTH),
+                exact_empties: ANALYSIS_EXACT_EMPTIES,
+            },
             seed: 1,
         }
     }

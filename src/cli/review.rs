@@ -25,7 +25,7 @@ pub struct ReviewArgs {
     /// Which game of the file, from 1.
     #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,
-    /// Midgame search depth of every position (default 12).
+    /// Midgame search depth of every position (default 16).
     #[arg(long, value_name = "D", conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Search every midgame position for this many seconds instead of to a depth.
