@@ -34,6 +34,28 @@
 //! Reviewing never prints: progress goes to a callback, and the reports are built from the
 //! [`Review`] by [`text`] (the terminal table), [`json`] and [`html`] (a page with an SVG
 //! chart and board diagrams, drawn by [`svg`]).
+//!
+//! ```
+//! use othello::eval::EngineEval;
+//! use othello::gamedb::GameRecord;
+//! use othello::review::{review_game, Effort, ReviewOptions};
+//! use othello::search::Searcher;
+//!
+//! // The shortest game: Black wipes White out in nine moves.
+//! let moves = "d3c3b3d2e1d6d7e3f4".as_bytes().chunks(2);
+//! let game = GameRecord::from_moves(
+//!     moves.map(|m| std::str::from_utf8(m).unwrap().parse().unwrap()).collect(),
+//! );
+//! let mut searcher = Searcher::new(EngineEval::default(), 1);
+//! let options = ReviewOptions { effort: Effort::Depth(4), exact_empties: 12 };
+//! let review = review_game(&game, &mut searcher, &options, &mut |_progress| {})?;
+//! assert_eq!(review.moves.len(), 9);
+//! assert_eq!(review.black_score(), 64);
+//! assert!(review.moves.iter().all(|m| m.loss_centi() >= 0));
+//! let json = othello::review::json::to_json(&review);
+//! assert!(json.contains("\"black_score\": 64"));
+//! # Ok::<(), othello::review::ReviewError>(())
+//! ```
 
 pub mod html;
 pub mod json;
