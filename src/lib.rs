@@ -25,6 +25,8 @@
 //!   [`arena`]: games between them, matches, tournaments, statistics.
 //! - [`quality`]: the move-quality benchmark against exact per-move scores; [`learn`]: the
 //!   evaluation trainer (self-play, labelling, fitting, calibration).
+//! - [`review`]: game review, every move of a recorded game against the engine's best (exact
+//!   near the end), with its terminal, JSON and HTML reports.
 //!
 //! The command line (`src/main.rs` and `src/cli/`) is the binary's own code and not part of
 //! this API: it only parses arguments, prints, and calls what is here.
@@ -78,6 +80,7 @@ pub mod players;
 pub mod protocol;
 pub mod quality;
 pub mod reference;
+pub mod review;
 pub mod rng;
 pub mod search;
 pub mod square;

@@ -173,6 +173,13 @@ pub struct PlayArgs {
     /// Seconds the engine thinks for a hint.
     #[arg(long, default_value_t = 1.0)]
     hint_time: f64,
+    /// Search depth of `analyse` and of the review after the game (less than `othello
+    /// review`'s default, so that `analyse` answers within a few seconds).
+    #[arg(long, value_name = "D", default_value_t = play::ANALYSIS_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    analysis_depth: u32,
+    /// `analyse` and the review solve exactly from this many empty squares.
+    #[arg(long, value_name = "N", default_value_t = play::ANALYSIS_EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
+    analysis_exact: u32,
     /// Where to save the game (default: othello-game-<unix time>.ggf).
     #[arg(long)]
     ggf: Option<PathBuf>,
@@ -213,6 +220,10 @@ pub fn play(
         },
         seed: now,
         hint_eval: eval,
+        analysis: othello::review::ReviewOptions {
+            effort: othello::review::Effort::Depth(args.analysis_depth),
+            exact_empties: args.analysis_exact,
+        },
         ..Default::default()
     };
     let stdin = std::io::stdin().lock();

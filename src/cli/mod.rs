@@ -5,6 +5,7 @@
 //! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
 //! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
 //! - [`games`]: `games stats|convert|export`;
+//! - [`review`]: `review`, a game judged move by move;
 //! - [`fake`]: the hidden `fake-engine`, an NBoard engine that misbehaves on purpose.
 //!
 //! These are binary modules, not part of the library: what they do is print and parse, and
@@ -17,6 +18,7 @@ pub mod fake;
 pub mod games;
 pub mod learn;
 pub mod play;
+pub mod review;
 
 use std::fmt;
 use std::process::ExitCode;
@@ -114,7 +116,7 @@ enum Command {
     /// games; prints the table of points.
     Tournament(arena::TournamentArgs),
     /// Play a game in the terminal against any player (moves like f5; pass, undo, hint,
-    /// resign, quit).
+    /// analyse, resign, quit; review after the game).
     Play(arena::PlayArgs),
     /// Game databases (WTHOR .wtb, PGN, GGF, transcripts): statistics, conversion, and the
     /// export of their distinct positions. See docs/GAMES.md.
@@ -122,6 +124,11 @@ enum Command {
         #[command(subcommand)]
         command: games::GamesCommand,
     },
+    /// Review one game of a file (WTHOR .wtb, PGN, GGF, transcript): every move against the
+    /// engine's best at the same depth (exact near the end), the loss in discs, each player's
+    /// totals and the turning points. A table on stdout, or --json; --html FILE writes a page
+    /// with the evaluation curve and diagrams. See docs/REVIEW.md.
+    Review(review::ReviewArgs),
     /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
     #[command(hide = true)]
     FakeEngine(fake::FakeArgs),
@@ -194,6 +201,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
         Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),
         Some(Command::Games { command }) => games::run(command, &mut out),
+        Some(Command::Review(args)) => review::review(args, eval, &mut out),
         Some(Command::FakeEngine(args)) => {
             drop(out);
             fake::fake_engine(args)

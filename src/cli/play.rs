@@ -11,13 +11,15 @@
 //! | `pass` | pass, accepted only when no move exists |
 //! | `undo` | take back your last move and the replies to it |
 //! | `hint` | the engine's suggestion, with its evaluation |
+//! | `analyse` | every legal move with its value, best first (as `othello review` judges) |
 //! | `resign` | lose the game (64-0, as PAIP scores a resignation) |
 //! | `quit` | stop; the unfinished game is saved |
 //!
 //! A bad input is answered with the reason and the prompt again; nothing changes. With a clock,
 //! the person's thinking time runs from the prompt to the move, and a fallen flag (past the
 //! grace margin) loses, as for any player. At the end the result is shown and the game is saved
-//! as one GGF line; the path is printed.
+//! as one GGF line; the path is printed. Unless the person quit, the loop then offers `review`:
+//! the game judged move by move, printed as the table of `othello review`.
 //!
 //! The loop is generic over [`BufRead`] and [`Write`], so tests feed it scripted input.
 
@@ -33,7 +35,9 @@ use othello::board::{Color, Move, Position};
 use othello::clock::TimeControl;
 use othello::eval::EngineEval;
 use othello::game::{Game, GameEnd, GameResult, MoveRecord};
+use othello::gamedb::GameRecord;
 use othello::players::{Player, Turn};
+use othello::review::{self, ReviewOptions};
 use othello::search::{Limits, Searcher};
 use othello::square::Square;
 
@@ -48,6 +52,8 @@ pub enum Command {
     Undo,
     /// Ask the engine.
     Hint,
+    /// Every legal move's value.
+    Analyse,
     /// Give up.
     Resign,
     /// Stop playing.
@@ -57,7 +63,8 @@ pub enum Command {
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "{0:?} is not a move or a command: type a square like f5, or pass, undo, hint, resign, quit"
+    "{0:?} is not a move or a command: type a square like f5, or pass, undo, hint, analyse, \
+     resign, quit"
 )]
 pub struct CommandError(pub String);
 
@@ -70,6 +77,7 @@ impl FromStr for Command {
             "pass" | "pa" => Command::Pass,
             "undo" => Command::Undo,
             "hint" => Command::Hint,
+            "analyse" | "analyze" => Command::Analyse,
             "resign" => Command::Resign,
             "quit" | "exit" => Command::Quit,
             _ => match t.parse::<Move>() {
@@ -79,6 +87,12 @@ impl FromStr for Command {
         })
     }
 }
+
+/// The depth of `analyse` and of the review after the game: less than `othello review`'s
+/// default, so that `analyse` answers within a few seconds.
+pub const ANALYSIS_DEPTH: u32 = 12;
+/// `analyse` and the review after the game solve exactly from this many empties.
+pub const ANALYSIS_EXACT_EMPTIES: u32 = 20;
 
 /// How the game is set up.
 #[derive(Clone, Debug)]
@@ -95,6 +109,8 @@ pub struct PlayOptions {
     pub hint_limits: Limits,
     /// The hint engine's evaluator.
     pub hint_eval: EngineEval,
+    /// How `analyse` and the review after the game search (the hint engine's evaluator).
+    pub analysis: ReviewOptions,
     /// Seeds the opponent's randomness.
     pub seed: u64,
 }
@@ -111,6 +127,10 @@ impl Default for PlayOptions {
                 ..Limits::default()
             },
             hint_eval: EngineEval::default(),
+            analysis: ReviewOptions {
+                effort: review::Effort::Depth(ANALYSIS_DEPTH),
+                exact_empties: ANALYSIS_EXACT_EMPTIES,
+            },
             seed: 1,
         }
     }
@@ -361,8 +381,7 @@ pub fn play<R: BufRead, W: Write>(
                         writeln!(out, "  hint: you must pass")?;
                         continue;
                     }
-                    let searcher =
-                        hinter.get_or_insert_with(|| Searcher::new(options.hint_eval.clone(), 16));
+                    let searcher = hinter.get_or_insert_with(|| new_searcher(options));
                     let r = searcher.search(&pos.board, &options.hint_limits, &mut ());
                     writeln!(
                         out,
@@ -371,6 +390,11 @@ pub fn play<R: BufRead, W: Write>(
                         r.value.discs(),
                         r.depth
                     )?;
+                    continue;
+                }
+                Command::Analyse => {
+                    let searcher = hinter.get_or_insert_with(|| new_searcher(options));
+                    write_analysis(out, searcher, &pos, &options.analysis)?;
                     continue;
                 }
                 Command::Undo => {
@@ -467,11 +491,78 @@ pub fn play<R: BufRead, W: Write>(
         source,
     })?;
     writeln!(out, "Game saved to {}", options.ggf_path.display())?;
+    if end != PlayEnd::Quit && !game.moves().is_empty() {
+        let searcher = hinter.get_or_insert_with(|| new_searcher(options));
+        offer_review(&mut input, out, searcher, &game, &options.analysis)?;
+    }
     Ok(PlayOutcome {
         game,
         end,
         path: options.ggf_path.clone(),
     })
+}
+
+/// The engine behind `hint`, `analyse` and `review`.
+fn new_searcher(options: &PlayOptions) -> Searcher<EngineEval> {
+    Searcher::new(options.hint_eval.clone(), 16)
+}
+
+/// `analyse`: every legal move of `pos` with its value, best first.
+fn write_analysis(
+    out: &mut impl Write,
+    searcher: &mut Searcher<EngineEval>,
+    pos: &Position,
+    options: &ReviewOptions,
+) -> io::Result<()> {
+    let values = review::analyse_position(searcher, &pos.board, options);
+    if values.is_empty() {
+        return writeln!(out, "  analyse: you must pass");
+    }
+    writeln!(out, "  analysis ({options}), your view:")?;
+    for m in values {
+        let judged = match m.value {
+            othello::search::Value::Heuristic(_) => format!("depth {}", m.depth + 1),
+            _ => "exact".to_string(),
+        };
+        writeln!(
+            out,
+            "    {}  {:>7}  {judged}",
+            m.square,
+            review::value_text(m.value)
+        )?;
+    }
+    Ok(())
+}
+
+/// After the game: asks whether to review it and, on `review`, prints the review table.
+fn offer_review(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    searcher: &mut Searcher<EngineEval>,
+    game: &Game,
+    options: &ReviewOptions,
+) -> io::Result<()> {
+    write!(
+        out,
+        "Type review to review the game ({options}), or press Enter > "
+    )?;
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 || !line.trim().eq_ignore_ascii_case("review") {
+        return writeln!(out);
+    }
+    let record = match GameRecord::from_game(game) {
+        Ok(record) => record,
+        Err(e) => return writeln!(out, "  cannot review this game: {e}"),
+    };
+    writeln!(out, "Reviewing {} moves...", record.moves.len())?;
+    match review::review_game(&record, searcher, options, &mut |_| {}) {
+        Ok(r) => {
+            writeln!(out)?;
+            review::text::write_report(&r, out)
+        }
+        Err(e) => writeln!(out, "  cannot review this game: {e}"),
+    }
 }
 
 #[cfg(test)]

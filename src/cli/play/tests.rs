@@ -5,6 +5,7 @@ use othello::board::{Board, Color, Move};
 use othello::game::{Game, GameResult};
 use othello::players::paip::{maximizer, PaipEval};
 use othello::players::{Player, PlayerSpec};
+use othello::review::{Effort, ReviewOptions};
 use othello::search::Limits;
 use othello::Square;
 
@@ -25,6 +26,8 @@ fn commands_parse() {
     assert_eq!("PASS".parse(), Ok(Command::Pass));
     assert_eq!("Undo".parse(), Ok(Command::Undo));
     assert_eq!("hint".parse(), Ok(Command::Hint));
+    assert_eq!("Analyse".parse(), Ok(Command::Analyse));
+    assert_eq!("analyze".parse(), Ok(Command::Analyse));
     assert_eq!("resign".parse(), Ok(Command::Resign));
     assert_eq!("quit".parse(), Ok(Command::Quit));
     for bad in ["f9", "hello", "i1", "f55", "p"] {
@@ -39,6 +42,10 @@ fn options(name: &str) -> PlayOptions {
         hint_limits: Limits {
             depth: Some(3),
             ..Limits::default()
+        },
+        analysis: ReviewOptions {
+            effort: Effort::Depth(3),
+            exact_empties: 10,
         },
         ..PlayOptions::default()
     }
@@ -74,11 +81,12 @@ fn scripted_game() -> (Vec<String>, Vec<Move>) {
 fn a_scripted_game_is_played_to_the_end_and_saved() {
     let (script, expected) = scripted_game();
     // Bad inputs first: each is answered and changes nothing.
-    let mut input = String::from("hello\na1\npass\nundo\n\nhint\n");
+    let mut input = String::from("hello\na1\npass\nundo\n\nhint\nanalyse\n");
     for line in &script {
         input.push_str(line);
         input.push('\n');
     }
+    input.push_str("review\n");
     let mut out = Vec::new();
     let mut opponent = build("maximizer:count");
     let opts = options("full");
@@ -114,6 +122,50 @@ fn a_scripted_game_is_played_to_the_end_and_saved() {
     assert!(text.contains("  4 . . + O @ . . . "), "{text}");
     assert!(text.contains("[@=0:00 used O=0:00 used]"), "{text}");
     assert!(text.contains("The game is over"), "{text}");
+    // `analyse` at the start: the four moves, equal by symmetry, each searched to depth 3.
+    let analysis: Vec<&str> = text
+        .split("analysis (depth 3, exact at 10 empties or fewer), your view:\n")
+        .nth(1)
+        .expect("an analysis")
+        .lines()
+        .take(4)
+        .collect();
+    let mut squares: Vec<&str> = analysis
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    squares.sort_unstable();
+    assert_eq!(squares, ["c4", "d3", "e6", "f5"], "{text}");
+    let values: Vec<&str> = analysis
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert!(values.iter().all(|v| *v == values[0]), "{analysis:?}");
+    assert!(
+        analysis.iter().all(|l| l.ends_with("depth 3")),
+        "{analysis:?}"
+    );
+    // `review` after the game: the table of `othello review`, one row per move played.
+    let (_, report) = text
+        .split("Reviewing ")
+        .nth(1)
+        .and_then(|r| r.split_once('\n'))
+        .expect("a review");
+    assert!(
+        report.contains("human (Black) vs maximizer:count (White)"),
+        "{report}"
+    );
+    let rows = report
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<usize>().is_ok())
+        })
+        .count();
+    let placed = expected.iter().filter(|m| **m != Move::Pass).count();
+    assert_eq!(rows, placed, "{report}");
+    assert!(report.contains("Turning points"), "{report}");
     let saved = std::fs::read_to_string(&outcome.path).unwrap();
     assert!(text.contains(&format!("Game saved to {}", outcome.path.display())));
     let game: Game = saved.trim().parse().unwrap();
