@@ -161,101 +161,75 @@ mod x86 {
     use super::{sealed, Cpu, CpuPath};
     use crate::square::Square;
 
-    /// POPCNT, LZCNT, BMI1 and AVX2; the portable bit gather.
-    pub(crate) struct Avx2;
-    /// [`Avx2`] plus BMI2 `pext`.
-    pub(crate) struct Avx2Pext;
+    /// Defines a fast path: the marker `$name` for `$path`, whose trampolines enable
+    /// `$features`, with the AVX2 kernels and the bit gather `$pext`.
+    macro_rules! fast_path {
+        ($(#[$doc:meta])* $name:ident, $path:expr, $features:literal, $pext:expr) => {
+            $(#[$doc])*
+            pub(crate) struct $name;
 
-    impl sealed::Sealed for Avx2 {}
-    impl sealed::Sealed for Avx2Pext {}
+            impl sealed::Sealed for $name {}
 
-    /// Runs `f` with the AVX2 path's instructions enabled.
-    ///
-    /// # Safety
-    /// The processor must have POPCNT, LZCNT, BMI1 and AVX2.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,avx,avx2")]
-    #[inline]
-    unsafe fn run_avx2<R>(f: impl FnOnce() -> R) -> R {
-        f()
+            impl Cpu for $name {
+                const PATH: CpuPath = $path;
+
+                #[inline(always)]
+                fn run<R>(f: impl FnOnce() -> R) -> R {
+                    #[target_feature(enable = $features)]
+                    #[inline]
+                    unsafe fn trampoline<R>(f: impl FnOnce() -> R) -> R {
+                        f()
+                    }
+                    // SAFETY: the marker is private to the crate and only instantiated by
+                    // `with_cpu!` for its path, which `CpuPath::current` (and
+                    // `Searcher::set_cpu_path`) accept only after `is_x86_feature_detected!`
+                    // found every feature the trampoline enables (`CpuPath::supported`).
+                    unsafe { trampoline(f) }
+                }
+
+                // SAFETY (of every `call*`): as in `run`, this path exists only on processors
+                // with the trampolines' features.
+                for_call_arities!(fast_calls, $features);
+
+                #[inline(always)]
+                fn moves(player: u64, opponent: u64) -> u64 {
+                    // SAFETY: as in `run`, this path exists only on processors with AVX2.
+                    unsafe { crate::movegen::avx2::moves_avx2(player, opponent) }
+                }
+
+                #[inline(always)]
+                fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
+                    // SAFETY: as in `run`, this path exists only on processors with AVX2.
+                    unsafe { crate::flip::avx2::flips_avx2(sq, player, opponent) }
+                }
+
+                #[inline(always)]
+                fn pext(x: u64, mask: u64) -> u64 {
+                    ($pext)(x, mask)
+                }
+            }
+        };
     }
 
-    /// Runs `f` with the AVX2 path's instructions and BMI2 enabled.
-    ///
-    /// # Safety
-    /// The processor must have POPCNT, LZCNT, BMI1, BMI2 and AVX2.
-    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx,avx2")]
-    #[inline]
-    unsafe fn run_avx2_pext<R>(f: impl FnOnce() -> R) -> R {
-        f()
-    }
+    fast_path!(
+        /// POPCNT, LZCNT, BMI1 and AVX2; the portable bit gather.
+        Avx2,
+        CpuPath::Avx2,
+        "popcnt,lzcnt,bmi1,avx,avx2",
+        crate::bitboard::pext_portable
+    );
 
-    impl Cpu for Avx2 {
-        const PATH: CpuPath = CpuPath::Avx2;
-
-        #[inline(always)]
-        fn run<R>(f: impl FnOnce() -> R) -> R {
-            // SAFETY: `Avx2` is private to the crate and only instantiated by `with_cpu!` for
-            // `CpuPath::Avx2`, which `CpuPath::current` (and `CpuPath::supported`) return only
-            // after `is_x86_feature_detected!` found every feature `run_avx2` enables.
-            unsafe { run_avx2(f) }
-        }
-
-        // SAFETY (of every `call*`): as in `run`, this path exists only on processors with
-        // the trampolines' features.
-        for_call_arities!(fast_calls, "popcnt,lzcnt,bmi1,avx,avx2");
-
-        #[inline(always)]
-        fn moves(player: u64, opponent: u64) -> u64 {
-            // SAFETY: as in `run`, this path exists only on processors with AVX2.
-            unsafe { crate::movegen::avx2::moves_avx2(player, opponent) }
-        }
-
-        #[inline(always)]
-        fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
-            // SAFETY: as in `run`, this path exists only on processors with AVX2.
-            unsafe { crate::flip::avx2::flips_avx2(sq, player, opponent) }
-        }
-
-        #[inline(always)]
-        fn pext(x: u64, mask: u64) -> u64 {
-            crate::bitboard::pext_portable(x, mask)
-        }
-    }
-
-    impl Cpu for Avx2Pext {
-        const PATH: CpuPath = CpuPath::Avx2Pext;
-
-        #[inline(always)]
-        fn run<R>(f: impl FnOnce() -> R) -> R {
-            // SAFETY: `Avx2Pext` is private to the crate and only instantiated by `with_cpu!`
-            // for `CpuPath::Avx2Pext`, which is only chosen after `is_x86_feature_detected!`
-            // found every feature `run_avx2_pext` enables.
-            unsafe { run_avx2_pext(f) }
-        }
-
-        // SAFETY (of every `call*`): as in `run`, this path exists only on processors with
-        // the trampolines' features.
-        for_call_arities!(fast_calls, "popcnt,lzcnt,bmi1,bmi2,avx,avx2");
-
-        #[inline(always)]
-        fn moves(player: u64, opponent: u64) -> u64 {
-            // SAFETY: as in `run`, this path exists only on processors with AVX2.
-            unsafe { crate::movegen::avx2::moves_avx2(player, opponent) }
-        }
-
-        #[inline(always)]
-        fn flips(sq: Square, player: u64, opponent: u64) -> u64 {
-            // SAFETY: as in `run`, this path exists only on processors with AVX2.
-            unsafe { crate::flip::avx2::flips_avx2(sq, player, opponent) }
-        }
-
-        #[inline(always)]
-        fn pext(x: u64, mask: u64) -> u64 {
-            // SAFETY: as in `run`, this path exists only on processors with BMI2; `pext` has
+    fast_path!(
+        /// [`Avx2`] plus BMI2 `pext`.
+        Avx2Pext,
+        CpuPath::Avx2Pext,
+        "popcnt,lzcnt,bmi1,bmi2,avx,avx2",
+        |x, mask| {
+            // SAFETY: this path exists only on processors with BMI2 (see `run`); `pext` has
             // no memory operands and no other precondition.
             unsafe { std::arch::x86_64::_pext_u64(x, mask) }
         }
-    }
+    );
 }
 
 /// The code paths a processor may take, slowest first.
