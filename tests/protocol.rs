@@ -150,7 +150,8 @@ fn bad_input_gets_one_status_line_each_and_changes_nothing() {
         b"set depth deep".to_vec(),
         b"set depth 0".to_vec(),
         b"set contempt lots".to_vec(),
-        b"set threads 4".to_vec(),
+        b"set threads 0".to_vec(),
+        b"set threads 257".to_vec(),
         b"set hash 99999999".to_vec(),
         b"set colour blue".to_vec(),
         b"hint x".to_vec(),
@@ -291,6 +292,38 @@ fn hint_solves_the_endgame_and_says_100_percent() {
             .try_play_move(mv.parse().unwrap())
             .unwrap_or_else(|e| panic!("{pv}: {e}"));
     }
+}
+
+#[test]
+fn set_threads_runs_the_search_on_more_threads_with_the_same_exact_result() {
+    let game = game_with_empties(14);
+    let board = game.position().board;
+    let want = Searcher::new(HandEval::new(), 1).solve(&board, false, &mut ());
+    let out = session(format!(
+        "set threads 3\nset depth 4\nset game {game}\nhint 1\ngo\n"
+    ));
+    let last = search_lines(&out)
+        .last()
+        .copied()
+        .cloned()
+        .expect("a search line");
+    let (_, eval, depth) = search_fields(&last);
+    assert_eq!(depth, "100%", "{out:?}");
+    assert_eq!(Value::Exact(eval as i32), want.value, "{last}");
+    let played = out.iter().find(|l| l.starts_with("=== ")).expect("a move");
+    let Move::Place(sq) = best_move(played) else {
+        panic!("{played}")
+    };
+    let after = board.play(sq);
+    let value = -Searcher::new(HandEval::new(), 1)
+        .solve(&after, false, &mut ())
+        .value
+        .discs();
+    assert_eq!(
+        Value::Exact(value as i32),
+        want.value,
+        "{played} is not a best move"
+    );
 }
 
 #[test]

@@ -195,7 +195,7 @@ fn bad_input_is_answered_with_status_lines_and_go_still_works() {
     gui.sync(1);
     let mut junk: Vec<u8> = Vec::new();
     junk.extend_from_slice(b"no such command\nmove Q9\nmove A1\nset game (;BO[8 oops];)\n");
-    junk.extend_from_slice(b"hint many\nset depth 0\nset threads 8\n");
+    junk.extend_from_slice(b"hint many\nset depth 0\nset threads 999\n");
     junk.extend(vec![b'z'; 1 << 20]);
     junk.extend_from_slice(b"\nmo\0ve F5\n\xc3\x28\xa0\xa1\n");
     gui.stdin.as_mut().unwrap().write_all(&junk).unwrap();

@@ -44,6 +44,8 @@ pub struct SolveOptions {
     pub first_number: usize,
     /// The evaluator (it orders moves in the solver).
     pub eval: EngineEval,
+    /// Search threads per position.
+    pub threads: usize,
 }
 
 /// Totals of a `solve` run.
@@ -71,6 +73,7 @@ pub fn run_solve(
     out: &mut impl Write,
 ) -> io::Result<SolveSummary> {
     let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+    searcher.set_threads(options.threads);
     let mut summary = SolveSummary::default();
     writeln!(
         out,
@@ -150,7 +153,7 @@ const BENCH_ENDGAME_POSITIONS: usize = 10;
 ///
 /// Each search starts from an empty table, so the signature does not depend on order. The
 /// signature also depends on the evaluator `eval` (the engine's default for the published one).
-pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
+pub fn run_bench(eval: &EngineEval, threads: usize, out: &mut impl Write) -> io::Result<u64> {
     use othello::search::Limits;
     let mut total_nodes = 0u64;
     let start = Instant::now();
@@ -159,6 +162,7 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(eval.clone(), 64);
+    searcher.set_threads(threads);
     for line in othello::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
         let pos = othello::xot::position_after(line).expect("bundled XOT lines are legal");
         searcher.clear();
@@ -193,9 +197,11 @@ pub fn run_bench(eval: &EngineEval, out: &mut impl Write) -> io::Result<u64> {
     let secs = start.elapsed().as_secs_f64();
     writeln!(
         out,
-        "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s (cpu path {})",
+        "bench: {total_nodes} nodes {secs:.3} s {:.0} nodes/s (cpu path {}, {} thread{})",
         rate(total_nodes, secs),
-        searcher.cpu_path()
+        searcher.cpu_path(),
+        searcher.threads(),
+        if searcher.threads() == 1 { "" } else { "s" }
     )?;
     Ok(total_nodes)
 }
@@ -211,6 +217,8 @@ pub struct SearchOptions {
     pub eval: EngineEval,
     /// Midgame forward pruning (`None`: full width).
     pub selectivity: Option<othello::search::Selectivity>,
+    /// Search threads.
+    pub threads: usize,
 }
 
 /// Prints each completed iteration as one line, and keeps the midgame values by depth.
@@ -276,6 +284,7 @@ pub fn run_search(
 ) -> io::Result<u64> {
     let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
     searcher.set_selectivity(options.selectivity);
+    searcher.set_threads(options.threads);
     let (mut nodes, mut secs) = (0u64, 0f64);
     let (mut swing_sum, mut swing_pairs) = (0.0, 0);
     for (name, board) in positions {

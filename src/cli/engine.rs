@@ -10,7 +10,7 @@ use othello::board::{Board, Position};
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
 use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
-use othello::search::{Limits, SelectivitySetting, MAX_THREADS};
+use othello::search::{available_threads, Limits, SelectivitySetting, MAX_THREADS};
 
 use super::commands::{self, SearchOptions, SolveOptions};
 use super::{fail, CliError, CliResult};
@@ -18,6 +18,16 @@ use super::{fail, CliError, CliResult};
 /// Reads a board string and its side to move.
 pub fn parse_board(s: &str) -> Result<Position, String> {
     s.parse::<Position>().map_err(|e| e.to_string())
+}
+
+/// Reads a number of search threads, 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
+        )),
+    }
 }
 
 /// Reads a positive number of seconds (below 10^6).
@@ -68,6 +78,9 @@ pub struct SearchArgs {
     /// right) or 100 (none).
     #[arg(long, default_value = "73", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
+    /// Search threads (default: all cores; 1 is deterministic).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
 }
 
 /// `othello search`.
@@ -87,14 +100,22 @@ pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         hash_mb: args.hash as usize,
         eval,
         selectivity: args.selectivity.0,
+        threads: args.threads.unwrap_or_else(available_threads),
     };
     commands::run_search(&positions, &options, out)?;
     Ok(())
 }
 
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search threads (default 1: the node count is then the build's signature).
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    threads: usize,
+}
+
 /// `othello bench`.
-pub fn bench(eval: &EngineEval, out: &mut impl Write) -> CliResult {
-    commands::run_bench(eval, out)?;
+pub fn bench(args: BenchArgs, eval: &EngineEval, out: &mut impl Write) -> CliResult {
+    commands::run_bench(eval, args.threads, out)?;
     Ok(())
 }
 
@@ -132,9 +153,9 @@ pub struct SolveArgs {
     /// Solve for win/loss/draw only.
     #[arg(long)]
     wld: bool,
-    /// Search threads (only 1 is supported).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
-    threads: u32,
+    /// Search threads per position (default: all cores). Scores do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
     #[command(flatten)]
     batch: ObfBatch,
 }
@@ -142,14 +163,13 @@ pub struct SolveArgs {
 /// `othello solve`: exits with status 1 on any mismatch with the file.
 pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
     let ObfBatch { hash, first, count } = args.batch;
-    // `--threads` is checked against `MAX_THREADS` by the parser: the solver is single-threaded.
-    debug_assert!(args.threads as usize <= MAX_THREADS);
     let entries = read_obf(&args.file, count)?;
     let options = SolveOptions {
         wld: args.wld,
         hash_mb: hash as usize,
         first_number: first,
         eval,
+        threads: args.threads.unwrap_or_else(available_threads),
     };
     let summary = commands::run_solve(&entries, &options, out)?;
     if summary.mismatches > 0 {

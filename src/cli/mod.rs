@@ -89,7 +89,7 @@ enum Command {
     /// Search positions with iterative deepening, printing every iteration.
     Search(engine::SearchArgs),
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
-    Bench,
+    Bench(engine::BenchArgs),
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
     Solve(engine::SolveArgs),
     /// Search every position of an OBF file that scores all moves, and measure the chosen
@@ -189,7 +189,7 @@ pub fn run(cli: Cli) -> CliResult {
         }
         Some(Command::Perft(args)) => engine::perft(args, &mut out),
         Some(Command::Search(args)) => engine::search(args, eval, &mut out),
-        Some(Command::Bench) => engine::bench(&eval, &mut out),
+        Some(Command::Bench(args)) => engine::bench(args, &eval, &mut out),
         Some(Command::Solve(args)) => engine::solve(args, eval, &mut out),
         Some(Command::Quality(args)) => engine::quality(args, eval, &mut out),
         Some(Command::Label(args)) => learn::label(args, eval, &mut out),

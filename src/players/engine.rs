@@ -32,6 +32,8 @@ pub struct EngineSettings {
     pub eval: EvalChoice,
     /// Midgame forward pruning (`selectivity=73|87|95|98|99|100`; `None` = 100%, full width).
     pub selectivity: Option<Selectivity>,
+    /// Search threads (`threads=N`; default 1, as a match runs games side by side with `-j`).
+    pub threads: usize,
 }
 
 impl Default for EngineSettings {
@@ -42,6 +44,7 @@ impl Default for EngineSettings {
             hash_mb: SHARED_HASH_MB,
             eval: EvalChoice::Default,
             selectivity: DEFAULT_SELECTIVITY,
+            threads: 1,
         }
     }
 }
@@ -68,6 +71,7 @@ impl EnginePlayer {
     pub fn with_eval(settings: EngineSettings, eval: EngineEval, name: String) -> EnginePlayer {
         let mut searcher = Searcher::new(eval, settings.hash_mb.max(1));
         searcher.set_selectivity(settings.selectivity);
+        searcher.set_threads(settings.threads);
         EnginePlayer {
             searcher,
             settings,

@@ -10,7 +10,7 @@
 //! alphabeta2:<depth>:<eval>
 //! alphabeta3:<depth>:<eval>
 //! iago:<depth>
-//! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB
+//! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB | threads=N
 //!                                             | eval=default|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
@@ -37,7 +37,7 @@ use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::eval::EvalChoice;
 use crate::search::tt::MAX_SHARED_HASH_MB;
-use crate::search::SelectivitySetting;
+use crate::search::{SelectivitySetting, MAX_THREADS};
 
 /// The deepest search a PAIP searcher spec may ask for. PAIP's searchers have no time limit, so
 /// deeper than this would not finish a game in reasonable time anyway.
@@ -92,7 +92,7 @@ pub enum SpecError {
     /// An engine option that is unknown or malformed.
     #[error(
         "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
-         eval=default|hand|<weight file> or selectivity=73|87|95|98|99|100"
+         threads=N, eval=default|hand|<weight file> or selectivity=73|87|95|98|99|100"
     )]
     EngineOption(String),
     /// An `nboard:` spec without `=` or with an empty command.
@@ -160,6 +160,10 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_SHARED_HASH_MB).contains(&mb) => settings.hash_mb = mb,
+                _ => return Err(bad()),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => settings.threads = n,
                 _ => return Err(bad()),
             },
             "selectivity" => match value.parse::<SelectivitySetting>() {
@@ -290,6 +294,9 @@ impl fmt::Display for PlayerSpec {
                 if s.hash_mb != EngineSettings::default().hash_mb {
                     options.push(format!("hash={}", s.hash_mb));
                 }
+                if s.threads != EngineSettings::default().threads {
+                    options.push(format!("threads={}", s.threads));
+                }
                 if s.eval != EvalChoice::Default {
                     options.push(format!("eval={}", s.eval));
                 }
@@ -337,6 +344,7 @@ mod tests {
             "engine:depth=6",
             "engine:time=0.5",
             "engine:depth=4,time=2,hash=8",
+            "engine:time=2,threads=2",
             "engine:depth=8,eval=hand",
             "engine:selectivity=95",
             "engine:time=1,selectivity=100",

@@ -39,7 +39,7 @@ pub enum Command {
     Analyze,
     /// `quit`: exit.
     Quit,
-    /// Extension `set threads <n>`: only 1 is supported.
+    /// Extension `set threads <n>`: search threads.
     SetThreads(u32),
     /// Extension `set hash <MiB>`: resize the transposition table.
     SetHash(u64),

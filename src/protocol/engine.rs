@@ -20,7 +20,7 @@ use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
 use crate::search::tt::{TranspositionTable, MAX_SHARED_HASH_MB};
-use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value};
+use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value, MAX_THREADS};
 use crate::square::Square;
 
 use super::command::Command;
@@ -53,6 +53,8 @@ pub struct EngineOptions {
     pub eval: EngineEval,
     /// Whether `set eval` may read files (off under fuzzing, where a path could name a device).
     pub allow_eval_files: bool,
+    /// Search threads at start (`set threads` changes it); 1 is the deterministic search.
+    pub threads: usize,
 }
 
 impl Default for EngineOptions {
@@ -65,6 +67,7 @@ impl Default for EngineOptions {
             node_cap: None,
             eval: EngineEval::default(),
             allow_eval_files: true,
+            threads: 1,
         }
     }
 }
@@ -75,8 +78,8 @@ pub enum EngineError {
     /// `move` with a move that is illegal here.
     #[error("move refused: {0}")]
     Move(#[from] GameMoveError),
-    /// `set threads` with anything but 1.
-    #[error("set threads {0}: only 1 search thread is supported")]
+    /// `set threads` with a count outside 1..=[`MAX_THREADS`].
+    #[error("set threads {0}: expected 1 to {MAX_THREADS} threads")]
     Threads(u32),
     /// `set hash` whose memory could not be allocated (the previous table is kept).
     #[error("set hash: {0}")]
@@ -146,7 +149,8 @@ pub struct Engine {
 impl Engine {
     /// An engine at the standard start position with no depth limit.
     pub fn new(options: EngineOptions) -> Engine {
-        let searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+        let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+        searcher.set_threads(options.threads);
         Engine {
             stop: searcher.stop_flag(),
             searcher,
@@ -228,7 +232,10 @@ impl Engine {
                 self.searcher.set_selectivity(setting.0);
                 Ok(())
             }
-            Command::SetThreads(1) => Ok(()),
+            Command::SetThreads(n) if (1..=MAX_THREADS as u32).contains(&n) => {
+                self.searcher.set_threads(n as usize);
+                Ok(())
+            }
             Command::SetThreads(n) => Err(EngineError::Threads(n)),
             Command::SetHash(mb) if mb > self.options.max_hash_mb => Err(EngineError::Hash {
                 requested: mb,
@@ -634,6 +641,6 @@ const HELP: &[&str] = &[
     "go                        choose a move: === <move>/<eval>/<seconds>",
     "ping <n>                  answer pong <n>; learn, analyze, quit",
     "extensions: setboard <board string>, print, perft <n>, eval,",
-    "            set threads 1, set hash <MiB>, set eval <file|default|hand>,",
+    "            set threads <n>, set hash <MiB>, set eval <file|default|hand>,",
     "            set selectivity <73|87|95|98|99|100>, help",
 ];

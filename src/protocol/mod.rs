@@ -55,6 +55,7 @@ pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
     log::info!("evaluator: {}", eval.describe());
     let options = EngineOptions {
         eval,
+        threads: crate::search::available_threads(),
         ..EngineOptions::default()
     };
     run(

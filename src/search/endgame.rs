@@ -40,9 +40,10 @@ use crate::eval::Evaluator;
 use crate::hash::hash_bits;
 use crate::square::Square;
 
+use super::busy::{child_key, enter, BusyTable};
 use super::leaf_table::LeafTable;
 use super::midgame::Midgame;
-use super::order::{pick, Candidate, MoveList, MAX_MOVES};
+use super::order::{Candidate, Cursor, MoveList, MAX_MOVES};
 use super::probcut::{shallow_depth, sigma, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
 use super::Stopper;
@@ -75,6 +76,9 @@ const POTENTIAL_WEIGHT: i32 = 2;
 const SHALLOW_FIRST: u64 = !(C_SQUARES | X_SQUARES);
 /// Scores lie in -64..=64; this is above any of them.
 const INF: i32 = 65;
+/// Fewest empties at which a node of a parallel search defers the children other threads are
+/// searching (see [`super::busy`]); below, subtrees are too small to be worth it.
+const DEFER_MIN_EMPTIES: u32 = 12;
 
 /// The solver's state for one search: evaluator (for move ordering far from the end),
 /// counters, the table and the stop condition; compiled for the code path `C`
@@ -91,6 +95,12 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     root_empties: u32,
     /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
     leaf: LeafTable,
+    /// The marks shared with the other threads of a parallel search, if any.
+    busy: Option<&'a BusyTable>,
+    /// The key of the root position of the current search, and the best move the last search
+    /// of it stored (read from here, not from the shared table, which other threads write).
+    root_key: u64,
+    root_best: Option<Square>,
     cpu: PhantomData<C>,
 }
 
@@ -127,8 +137,16 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             selectivity: None,
             root_empties: 0,
             leaf: LeafTable::new(),
+            busy: None,
+            root_key: 0,
+            root_best: None,
             cpu: PhantomData,
         }
+    }
+
+    /// Makes this solver one thread of a parallel search sharing `busy` (see [`super::busy`]).
+    pub(crate) fn set_busy(&mut self, busy: Option<&'a BusyTable>) {
+        self.busy = busy;
     }
 
     /// Makes this a selective pass with ProbCut at `selectivity` (or an exact search again with
@@ -159,11 +177,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         beta: i32,
     ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
+        self.root_key = hash_bits(player, opponent);
+        self.root_best = None;
         let score = self.pvs(player, opponent, alpha, beta, empties, false);
-        let best = self
-            .tt
-            .probe(hash_bits(player, opponent))
-            .and_then(|e| e.best);
+        let best = self.root_best;
         let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
         // Small positions are not stored; find the move by re-checking each one.
@@ -189,10 +206,11 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         let (mut lo, mut hi) = (-64, 64);
         let mut g = (guess.clamp(-64, 64) / 2) * 2;
         let mut best = None;
-        let key = hash_bits(player, opponent);
+        self.root_key = hash_bits(player, opponent);
         self.root_empties = empties;
         while lo < hi {
             let t = g.clamp(lo + 2, hi);
+            self.root_best = None;
             let r = self.nws(player, opponent, t - 1, empties, false);
             if self.aborted() {
                 return (0, None);
@@ -205,7 +223,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             // Exact scores are even; ProbCut's bounds (in a selective pass) may be odd.
             if r >= t {
                 lo = r + (r & 1);
-                best = self.tt.probe(key).and_then(|e| e.best);
+                best = self.root_best;
                 g = lo;
             } else {
                 hi = r - (r & 1);
@@ -256,6 +274,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             if e.is_solved() {
                 let s = e.score as i32 / 100;
                 if e.bound.cuts(s, alpha, beta) {
+                    self.note_root_move(key, e.best);
                     return s;
                 }
             }
@@ -272,18 +291,25 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = None;
-        for i in 0..count {
-            let c = pick(&mut list, i, count);
+        let busy = self.busy.filter(|_| n >= DEFER_MIN_EMPTIES);
+        let mut cursor = Cursor::new(count);
+        while let Some(c) = cursor.next(&mut list, |c| {
+            busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
+        }) {
             let sq = Square::from_index_masked(c.sq as u32);
             let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
+            let child = busy.map(|b| enter(b, cp, co));
             let mut v;
-            if i == 0 {
+            if cursor.first() {
                 v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
             } else {
                 v = -self.nws(cp, co, -alpha - 1, n - 1, false);
                 if v > alpha && v < beta {
                     v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
                 }
+            }
+            if let (Some(b), Some(k)) = (busy, child) {
+                b.leave(k);
             }
             if self.stopper.stopped() {
                 return 0;
@@ -390,6 +416,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
                 if usable {
                     let s = e.score as i32 / 100;
                     if e.bound.cuts(s, alpha, alpha + 1) {
+                        self.note_root_move(key, e.best);
                         return s;
                     }
                 }
@@ -412,22 +439,25 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
         if n >= ETC_MIN {
-            if let Some(v) = self.etc(p, o, alpha, &list[..count]) {
+            if let Some((v, sq)) = self.etc(p, o, alpha, &list[..count]) {
+                self.note_root_move(key, Some(sq));
                 return v;
             }
         }
         let mut best = -INF;
         let mut best_sq = None;
-        for i in 0..count {
-            let c = pick(&mut list, i, count);
+        let busy = self.busy.filter(|_| n >= DEFER_MIN_EMPTIES);
+        let mut cursor = Cursor::new(count);
+        while let Some(c) = cursor.next(&mut list, |c| {
+            busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
+        }) {
             let sq = Square::from_index_masked(c.sq as u32);
-            let v = -self.nws(
-                o ^ c.flips,
-                p ^ c.flips ^ sq.bit(),
-                -alpha - 1,
-                n - 1,
-                false,
-            );
+            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
+            let child = busy.map(|b| enter(b, cp, co));
+            let v = -self.nws(cp, co, -alpha - 1, n - 1, false);
+            if let (Some(b), Some(k)) = (busy, child) {
+                b.leave(k);
+            }
             if self.stopper.stopped() {
                 return 0;
             }
@@ -494,7 +524,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// Enhanced transposition cut-off: if the table already proves some child's value is
     /// above `alpha` from this side's view, return it without searching.
     #[inline(always)]
-    fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<i32> {
+    fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<(i32, Square)> {
         for c in list {
             let bit = 1u64 << c.sq;
             let Some(e) = self.tt.probe(hash_bits(o ^ c.flips, p ^ c.flips ^ bit)) else {
@@ -503,7 +533,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             if e.is_solved() && matches!(e.bound, Bound::Upper | Bound::Exact) {
                 let v = -(e.score as i32 / 100);
                 if v > alpha {
-                    return Some(v);
+                    return Some((v, Square::from_index_masked(c.sq as u32)));
                 }
             }
         }
@@ -631,8 +661,21 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         v
     }
 
+    /// Keeps `sq` as the root's best move if `key` is the root's: the move behind the result
+    /// of the root node just decided (stored, or cut by the table or ETC).
+    ///
+    /// The root cannot recur below itself (every move adds a disc, and a pass swaps the sides,
+    /// which changes the key), so a node with the root's key is the root.
     #[inline(always)]
-    fn store(&self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
+    fn note_root_move(&mut self, key: u64, sq: Option<Square>) {
+        if key == self.root_key {
+            self.root_best = sq;
+        }
+    }
+
+    #[inline(always)]
+    fn store(&mut self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
+        self.note_root_move(key, sq);
         let bound = Bound::from_window(best, alpha, beta);
         // A selective pass's result is only an estimate: stored as a search of depth `n`, it
         // gives its move to the exact pass but no cut-off.

@@ -26,14 +26,18 @@ use crate::eval::{Evaluator, MAX_SCORE};
 use crate::hash::hash_bits;
 use crate::square::Square;
 
+use super::busy::{child_key, enter, BusyTable};
 use super::mpc::{MpcModel, MPC_MIN_DEPTH};
-use super::order::{pick, Candidate, MoveList, MAX_MOVES};
+use super::order::{Candidate, Cursor, MoveList, MAX_MOVES};
 use super::selectivity::Selectivity;
 use super::tt::{Bound, TranspositionTable};
 use super::Stopper;
 
 /// Above any score (centi-discs; exact scores reach ±6400).
 pub const INF: i32 = 30_000;
+/// Smallest depth at which a node of a parallel search defers the children other threads are
+/// searching (see [`super::busy`]).
+const DEFER_MIN_DEPTH: u32 = 4;
 
 /// One midgame search: evaluator, table, stop condition and node counter, compiled for the
 /// code path `C` ([`crate::cpu`]).
@@ -51,6 +55,12 @@ pub struct Midgame<'a, E: Evaluator, C: Cpu = Portable> {
     pub plain_alpha_beta: bool,
     /// Multi-ProbCut: the model and the margin level, or `None` for a full-width search.
     mpc: Option<(&'a MpcModel, Selectivity)>,
+    /// The marks shared with the other threads of a parallel search, if any.
+    busy: Option<&'a BusyTable>,
+    /// The key of the root of the current [`Midgame::root`] search, and the best move its last
+    /// result stored (read from here, not from the shared table, which other threads write).
+    root_key: u64,
+    root_best: Option<Square>,
     cpu: PhantomData<C>,
 }
 
@@ -85,8 +95,16 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
             exact_depth_cutoffs: false,
             plain_alpha_beta: false,
             mpc: None,
+            busy: None,
+            root_key: 0,
+            root_best: None,
             cpu: PhantomData,
         }
+    }
+
+    /// Makes this search one thread of a parallel search sharing `busy` (see [`super::busy`]).
+    pub(crate) fn set_busy(&mut self, busy: Option<&'a BusyTable>) {
+        self.busy = busy;
     }
 
     /// Prunes null-window nodes with Multi-ProbCut at `selectivity`, predicting deep values
@@ -116,8 +134,13 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         beta: i32,
         depth: u32,
     ) -> (i32, Option<Square>) {
+        self.root_key = hash_bits(p, o);
+        self.root_best = None;
         let v = self.pvs(p, o, alpha, beta, depth.max(1), false);
-        let best = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
+        // A depth-1 root stores nothing: take the table's move, if it has one.
+        let best = self
+            .root_best
+            .or_else(|| self.tt.probe(self.root_key).and_then(|e| e.best));
         (v, best.filter(|b| C::moves(p, o) & b.bit() != 0))
     }
 
@@ -194,11 +217,15 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = None;
-        for i in 0..count {
-            let c = pick(&mut list, i, count);
+        let busy = self.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut cursor = Cursor::new(count);
+        while let Some(c) = cursor.next(&mut list, |c| {
+            busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
+        }) {
             let sq = Square::from_index_masked(c.sq as u32);
             let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
-            let v = if i == 0 || self.plain_alpha_beta {
+            let child = busy.map(|b| enter(b, cp, co));
+            let v = if cursor.first() || self.plain_alpha_beta {
                 -self.pvs(cp, co, -beta, -alpha, depth - 1, false)
             } else {
                 let v = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1, false);
@@ -208,6 +235,9 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
                     v
                 }
             };
+            if let (Some(b), Some(k)) = (busy, child) {
+                b.leave(k);
+            }
             if self.stopper.stopped() {
                 return 0;
             }
@@ -223,6 +253,11 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
             }
         }
         let bound = Bound::from_window(best, alpha0, beta);
+        if key == self.root_key {
+            // The root cannot recur below itself (every move adds a disc; a pass changes the
+            // key), so this is the root's own result.
+            self.root_best = best_sq;
+        }
         self.tt.store(key, best as i16, bound, depth as u8, best_sq);
         best
     }

@@ -3,6 +3,10 @@
 //! Search never prints. It reports every completed iteration through an [`Observer`], and the
 //! caller (protocol, command line, match driver) decides what to show.
 //!
+//! A search runs on [`Searcher::set_threads`] threads (1 by default): the calling thread runs
+//! the search described here, and helper threads share its table and keep out of each
+//! other's way with ABDADA's deferral (see `parallel.rs` and `docs/PARALLEL.md`).
+//!
 //! The API is [`Searcher`] ([`Searcher::search`] with [`Limits`] and an [`Observer`],
 //! [`Searcher::solve`]), its results ([`SearchResult`], [`Value`]), the forward-pruning levels
 //! ([`Selectivity`]), the Multi-ProbCut model file ([`mpc`]), the time manager ([`time`]) and
@@ -23,12 +27,14 @@
 //! assert_eq!(iterations.last().map(|r| r.best), Some(result.best));
 //! ```
 
+mod busy;
 mod endgame;
 mod leaf_table;
 #[doc(hidden)]
 pub mod midgame;
 pub mod mpc;
 mod order;
+mod parallel;
 mod probcut;
 pub mod selectivity;
 mod stopper;
@@ -48,6 +54,7 @@ use crate::square::Square;
 use endgame::Solver;
 use midgame::{Midgame, INF};
 use mpc::MpcModel;
+use parallel::{Crew, Job, Task};
 use probcut::schedule;
 pub use selectivity::{Selectivity, SelectivitySetting};
 #[doc(hidden)]
@@ -127,6 +134,8 @@ pub struct Searcher<E: Evaluator> {
     selectivity: Option<Selectivity>,
     /// The code path the searches run on.
     cpu: CpuPath,
+    /// Search threads (1: the deterministic single-threaded search).
+    threads: usize,
 }
 
 /// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
@@ -158,7 +167,21 @@ impl<E: Evaluator> Searcher<E> {
             solver_nps: 15e6,
             selectivity: DEFAULT_SELECTIVITY,
             cpu: CpuPath::current(),
+            threads: 1,
         }
+    }
+
+    /// Search threads (1 unless set).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs each search on `threads` threads sharing the table (see [`MAX_THREADS`]; 0 counts
+    /// as 1). One thread is the deterministic single-threaded search; with more, exact solves
+    /// keep their scores but the node counts, midgame values and the choice among equal moves
+    /// may vary from run to run.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
     }
 
     /// The code path the searches run on ([`CpuPath::current`] unless set).
@@ -255,12 +278,43 @@ impl<E: Evaluator> Searcher<E> {
         with_cpu!(self.cpu, C => self.search_on::<C>(board, limits, observer))
     }
 
-    /// [`Searcher::search`] on the code path `C`.
+    /// [`Searcher::search`] on the code path `C`: the main thread's search, with helpers.
     fn search_on<C: Cpu>(
         &mut self,
         board: &Board,
         limits: &Limits,
         observer: &mut impl Observer,
+    ) -> SearchResult {
+        self.tt.new_search();
+        let mut nps = self.solver_nps;
+        let (mut result, helper_nodes) =
+            parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
+                self.search_main::<C>(board, limits, observer, crew, &mut nps)
+            });
+        self.solver_nps = nps;
+        result.nodes += helper_nodes;
+        result
+    }
+
+    /// The shared state of a parallel search of `board`.
+    fn job(&self, board: &Board) -> Job<'_, E> {
+        Job {
+            eval: &self.eval,
+            tt: &self.tt,
+            mpc: &self.mpc,
+            board: *board,
+        }
+    }
+
+    /// The main thread of [`Searcher::search`]; `crew` is `None` without helpers. Reports
+    /// count only this thread's nodes plus those the helpers have reported so far.
+    fn search_main<C: Cpu>(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        observer: &mut impl Observer,
+        crew: Option<&Crew>,
+        solver_nps: &mut f64,
     ) -> SearchResult {
         let start = Instant::now();
         let empties = board.empty_count();
@@ -270,7 +324,6 @@ impl<E: Evaluator> Searcher<E> {
             budget.hard.map(|h| start + h),
             budget.nodes,
         );
-        self.tt.new_search();
         let (p, o) = (board.player(), board.opponent());
         let legal = board.moves();
         let first = Square::from_index(legal.trailing_zeros() as usize);
@@ -296,15 +349,19 @@ impl<E: Evaluator> Searcher<E> {
         let mut prev_score = None;
         for depth in 1..=budget.max_depth.max(1) {
             let elapsed = start.elapsed();
-            let kind = budget.solve_kind(empties, self.solver_nps, elapsed, depth);
+            let kind = budget.solve_kind(empties, *solver_nps, elapsed, depth);
             if kind != SolveKind::None {
                 self.solve_phase::<C>(
                     board,
-                    kind,
+                    kind == SolveKind::Wld,
                     prev_score,
-                    &mut stopper,
-                    &mut nodes,
-                    start,
+                    Phase {
+                        stopper: &mut stopper,
+                        nodes: &mut nodes,
+                        start,
+                        crew,
+                        solver_nps,
+                    },
                     &mut result,
                     observer,
                 );
@@ -314,8 +371,16 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
             let t0 = Instant::now();
+            if let Some(crew) = crew {
+                crew.post(Task::Midgame {
+                    depth,
+                    guess: prev_score,
+                    selectivity: self.selectivity,
+                });
+            }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, nodes);
             search.set_selectivity(&self.mpc, self.selectivity);
+            search.set_busy(crew.map(|c| &c.busy));
             let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
             nodes += search.nodes;
             if search.aborted() {
@@ -330,7 +395,7 @@ impl<E: Evaluator> Searcher<E> {
                 depth,
                 selectivity: self.selectivity,
                 pv: self.principal_variation::<C>(board, best, false),
-                nodes,
+                nodes: nodes + crew.map_or(0, Crew::helper_nodes),
                 elapsed: start.elapsed(),
             };
             observer.on_iteration(&result);
@@ -341,45 +406,28 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Runs the WLD or exact solve, updating `result` only with a completed solve.
-    #[allow(clippy::too_many_arguments)]
     fn solve_phase<C: Cpu>(
-        &mut self,
+        &self,
         board: &Board,
-        kind: SolveKind,
+        wld: bool,
         guess: Option<i32>,
-        stopper: &mut Stopper,
-        nodes: &mut u64,
-        start: Instant,
+        phase: Phase<'_, '_>,
         result: &mut SearchResult,
         observer: &mut impl Observer,
     ) {
         let (p, o) = (board.player(), board.opponent());
         let empties = board.empty_count();
-        let wld = kind == SolveKind::Wld;
-        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
         let t0 = Instant::now();
-        let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
-        // The midgame guess is in centi-discs; exact scores are even numbers of discs.
-        let mut guess = guess.map(|g| (g + 100 * g.signum()) / 200 * 2);
-        if !wld {
-            for &sel in schedule(empties) {
-                solver.set_selectivity(Some(sel));
-                let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0));
-                if solver.aborted() {
-                    break;
-                }
-                guess = Some(v);
-            }
-            solver.set_selectivity(None);
+        if let Some(crew) = phase.crew {
+            crew.post(Task::Solve { wld, guess });
         }
-        let (score, best) = match guess {
-            Some(g) if !wld && !solver.aborted() => solver.solve_root_mtd(p, o, g),
-            _ => solver.solve_root(p, o, alpha, beta),
-        };
-        *nodes += solver.nodes;
+        let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
+        solver.set_busy(phase.crew.map(|c| &c.busy));
+        let (score, best) = solve_sequence(&mut solver, p, o, wld, guess);
+        *phase.nodes += solver.nodes;
         let secs = t0.elapsed().as_secs_f64();
-        if solver.nodes > 1_000_000 && secs > 0.0 {
-            self.solver_nps = solver.nodes as f64 / secs;
+        if solver.nodes > 1_000_000 && secs > 0.0 && phase.crew.is_none() {
+            *phase.solver_nps = solver.nodes as f64 / secs;
         }
         if solver.aborted() {
             return;
@@ -396,8 +444,8 @@ impl<E: Evaluator> Searcher<E> {
             depth: empties,
             selectivity: None,
             pv: self.principal_variation::<C>(board, best, true),
-            nodes: *nodes,
-            elapsed: start.elapsed(),
+            nodes: *phase.nodes + phase.crew.map_or(0, Crew::helper_nodes),
+            elapsed: phase.start.elapsed(),
         };
         observer.on_iteration(result);
     }
@@ -406,10 +454,11 @@ impl<E: Evaluator> Searcher<E> {
     /// table with best moves, which the solver tries first (as a timed search does anyway
     /// before it switches to solving). Silent: only the solve is reported.
     fn presearch<C: Cpu>(
-        &mut self,
+        &self,
         board: &Board,
         stopper: &mut Stopper,
         nodes: &mut u64,
+        crew: Option<&Crew>,
     ) -> Option<i32> {
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
@@ -418,7 +467,15 @@ impl<E: Evaluator> Searcher<E> {
         let (p, o) = (board.player(), board.opponent());
         let mut prev = None;
         for depth in 1..=empties - PRESEARCH_GAP {
+            if let Some(crew) = crew {
+                crew.post(Task::Midgame {
+                    depth,
+                    guess: prev,
+                    selectivity: None,
+                });
+            }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
+            search.set_busy(crew.map(|c| &c.busy));
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
             if search.aborted() {
@@ -469,22 +526,26 @@ impl<E: Evaluator> Searcher<E> {
             result.elapsed = start.elapsed();
             return result;
         }
-        let kind = if wld {
-            SolveKind::Wld
-        } else {
-            SolveKind::Exact
-        };
-        let guess = self.presearch::<C>(board, &mut stopper, &mut nodes);
-        self.solve_phase::<C>(
-            board,
-            kind,
-            guess,
-            &mut stopper,
-            &mut nodes,
-            start,
-            &mut result,
-            observer,
-        );
+        let mut nps = self.solver_nps;
+        let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
+            let guess = self.presearch::<C>(board, &mut stopper, &mut nodes, crew);
+            self.solve_phase::<C>(
+                board,
+                wld,
+                guess,
+                Phase {
+                    stopper: &mut stopper,
+                    nodes: &mut nodes,
+                    start,
+                    crew,
+                    solver_nps: &mut nps,
+                },
+                &mut result,
+                observer,
+            );
+        });
+        self.solver_nps = nps;
+        result.nodes = nodes + helper_nodes;
         result
     }
 
@@ -564,9 +625,58 @@ fn aspiration<E: Evaluator, C: Cpu>(
     }
 }
 
-/// Search threads supported: one for now (the `--threads` options accept up to this; a
-/// parallel search is planned).
-pub const MAX_THREADS: usize = 1;
+/// The main thread's state through a solve phase.
+struct Phase<'s, 'c> {
+    stopper: &'s mut Stopper,
+    /// The main thread's nodes so far.
+    nodes: &'s mut u64,
+    start: Instant,
+    crew: Option<&'c Crew>,
+    /// The solver speed the time manager assumes (updated from a single-threaded solve).
+    solver_nps: &'s mut f64,
+}
+
+/// The solve of the root (`p`, `o`): for an exact solve, the selective passes of
+/// [`probcut::schedule`] from `guess` (centi-discs), then MTD(f) from their value; for a WLD
+/// solve, one search over (-1, 1). The same sequence runs on every thread of a parallel
+/// search. Meaningless if the solver was stopped.
+fn solve_sequence<E: Evaluator, C: Cpu>(
+    solver: &mut Solver<'_, E, C>,
+    p: u64,
+    o: u64,
+    wld: bool,
+    guess: Option<i32>,
+) -> (i32, Option<Square>) {
+    let empties = (!(p | o)).count_ones();
+    // The midgame guess is in centi-discs; exact scores are even numbers of discs.
+    let mut guess = guess.map(|g| (g + 100 * g.signum()) / 200 * 2);
+    if !wld {
+        for &sel in schedule(empties) {
+            solver.set_selectivity(Some(sel));
+            let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0));
+            if solver.aborted() {
+                break;
+            }
+            guess = Some(v);
+        }
+        solver.set_selectivity(None);
+    }
+    match guess {
+        Some(g) if !wld && !solver.aborted() => solver.solve_root_mtd(p, o, g),
+        _ if wld => solver.solve_root(p, o, -1, 1),
+        _ => solver.solve_root(p, o, -64, 64),
+    }
+}
+
+/// The processor's hardware threads, at most [`MAX_THREADS`] (1 if unknown): the default
+/// thread count of the NBoard engine, `solve` and `search`.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+}
+
+/// Most search threads a [`Searcher`] runs (the `--threads` options and NBoard's
+/// `set threads` accept up to this).
+pub const MAX_THREADS: usize = 256;
 
 /// Fewest empties at which [`Searcher::solve`] runs midgame iterations first.
 pub const PRESEARCH_MIN_EMPTIES: u32 = 20;
@@ -574,174 +684,4 @@ pub const PRESEARCH_MIN_EMPTIES: u32 = 20;
 pub const PRESEARCH_GAP: u32 = 14;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bitboard::squares;
-    use crate::eval::HandEval;
-    use crate::flip::flips;
-    use crate::movegen::moves;
-    use proptest::prelude::*;
-    use std::sync::atomic::Ordering;
-
-    /// Full-width negamax to `depth` with the same leaf and pass rules: the oracle.
-    fn negamax(eval: &HandEval, p: u64, o: u64, depth: u32, passed: bool) -> i32 {
-        if depth == 0 {
-            return eval.evaluate(&Board::from_bits_unchecked(p, o));
-        }
-        let mv = moves(p, o);
-        if mv == 0 {
-            if passed {
-                return 100 * crate::board::final_score(p, o);
-            }
-            return -negamax(eval, o, p, depth, true);
-        }
-        squares(mv)
-            .map(|sq| {
-                let f = flips(sq, p, o);
-                -negamax(eval, o ^ f, p ^ f ^ sq.bit(), depth - 1, false)
-            })
-            .max()
-            .unwrap()
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
-        #[test]
-        fn pvs_aspiration_and_alpha_beta_agree_with_negamax(
-            indices in proptest::collection::vec(0usize..64, 4..56),
-            depth in 1u32..5,
-        ) {
-            let b = Board::from_move_indices(&indices);
-            let (p, o) = (b.player(), b.opponent());
-            let eval = HandEval::new();
-            let want = negamax(&eval, p, o, depth, false);
-            for (plain, asp) in [(false, false), (true, false), (false, true)] {
-                let tt = TranspositionTable::new(1);
-                let mut stopper = Stopper::unlimited();
-                let mut search = Midgame::new(&eval, &tt, &mut stopper, 0);
-                search.exact_depth_cutoffs = true;
-                search.plain_alpha_beta = plain;
-                let got = if asp {
-                    // Aspiration around a deliberately wrong guess must still find the value.
-                    aspiration(&mut search, p, o, depth, Some(want + 350)).0
-                } else {
-                    search.pvs(p, o, -INF, INF, depth, false)
-                };
-                prop_assert_eq!(got, want, "plain {} aspiration {}", plain, asp);
-            }
-        }
-    }
-
-    #[test]
-    fn search_reports_iterations_and_respects_depth() {
-        let mut s = Searcher::new(HandEval::new(), 4);
-        let mut seen: Vec<SearchResult> = Vec::new();
-        let limits = Limits {
-            depth: Some(6),
-            ..Limits::default()
-        };
-        let r = s.search(&Board::start(), &limits, &mut seen);
-        assert_eq!(
-            seen.iter().map(|i| i.depth).collect::<Vec<_>>(),
-            [1, 2, 3, 4, 5, 6]
-        );
-        assert_eq!(r.depth, 6);
-        let Move::Place(sq) = r.best else {
-            panic!("the start position has moves")
-        };
-        assert!(Board::start().is_legal(sq));
-        assert_eq!(r.pv.first(), Some(&r.best));
-        // The PV is a legal line.
-        let mut b = Board::start();
-        for mv in &r.pv {
-            b = b.try_play_move(*mv).expect("legal PV");
-        }
-    }
-
-    #[test]
-    fn a_stopped_search_still_returns_a_legal_move() {
-        let mut s = Searcher::new(HandEval::new(), 4);
-        s.stop_flag().store(true, Ordering::Relaxed);
-        let r = s.search(&Board::start(), &Limits::default(), &mut ());
-        let Move::Place(sq) = r.best else {
-            panic!("expected a move")
-        };
-        assert!(Board::start().is_legal(sq));
-    }
-
-    #[test]
-    fn node_budget_is_respected_within_a_check_interval() {
-        let mut s = Searcher::new(HandEval::new(), 4);
-        let limits = Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        };
-        let r = s.search(&Board::start(), &limits, &mut ());
-        assert!(
-            r.nodes <= 20_000 + 2 * CHECK_INTERVAL_NODES,
-            "{} nodes",
-            r.nodes
-        );
-    }
-
-    #[test]
-    fn must_pass_and_game_over_positions() {
-        let mut s = Searcher::new(HandEval::new(), 1);
-        // White to move with no move: a pass.
-        let pos: crate::board::Position =
-            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- O"
-                .parse()
-                .unwrap();
-        let r = s.search(&pos.board, &Limits::default(), &mut ());
-        assert_eq!(r.best, Move::Pass);
-        // A full board: game over, exact value.
-        let full = Board::new(u64::MAX >> 1, 1 << 63).unwrap();
-        let r = s.search(&full, &Limits::default(), &mut ());
-        assert_eq!((r.best, r.value), (Move::Pass, Value::Exact(62)));
-    }
-
-    /// The exact value of `board` for its side to move, from a fresh searcher.
-    fn exact_value(board: &Board) -> i32 {
-        match Searcher::new(HandEval::new(), 1)
-            .solve(board, false, &mut ())
-            .value
-        {
-            Value::Exact(v) => v,
-            other => panic!("a solve gave {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_solve_reports_a_pv_that_plays_perfectly_to_the_end() {
-        // Positions with 16 empties from fixed pseudo-random lines.
-        let mut checked = 0;
-        for b in endgame::tests::random_positions(16, 4, 0x5EED) {
-            if b.moves() == 0 {
-                continue;
-            }
-            checked += 1;
-            let r = Searcher::new(HandEval::new(), 4).solve(&b, false, &mut ());
-            // Follow the PV to where the table stops holding moves; from there the line must
-            // be perfect play: its final score equals that position's exact value.
-            let mut pos = b;
-            let mut tail = None;
-            for mv in &r.pv {
-                if tail.is_none() && pos.empty_count() <= endgame::LEAF_MAX {
-                    tail = Some((exact_value(&pos), 1));
-                }
-                pos = pos.try_play_move(*mv).expect("legal PV");
-                if let Some((_, sign)) = tail.as_mut() {
-                    *sign = -*sign;
-                }
-            }
-            assert!(
-                pos.is_game_over(),
-                "the PV stops before the end: {:?}",
-                r.pv
-            );
-            let (value, sign) = tail.expect("the PV reaches the last empties");
-            assert_eq!(sign * pos.final_score(), value, "PV {:?}", r.pv);
-        }
-        assert!(checked >= 3, "only {checked} positions had a move");
-    }
-}
+mod tests;

@@ -413,6 +413,38 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_stores_never_give_a_reader_another_positions_data() {
+        // Four threads store and probe keys of a small table (many collisions, many writes to
+        // the same slots); each key's score and depth are functions of the key, so a probe
+        // that returned another key's data, or a mix of two writes, would show.
+        let tt = TranspositionTable::new(1);
+        let score_of = |k: u64| ((k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as i16) - 4096;
+        let depth_of = |k: u64| (k % 50) as u8 + 1;
+        let hits = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let (tt, hits) = (&tt, &hits);
+                s.spawn(move || {
+                    let mut state = 0x1234_5678 + t;
+                    for _ in 0..200_000 {
+                        let x;
+                        (state, x) = crate::rng::splitmix64(state);
+                        let k = crate::rng::splitmix64(x % 50_000).1;
+                        if x >> 63 == 0 {
+                            tt.store(k, score_of(k), Bound::Exact, depth_of(k), None);
+                        } else if let Some(e) = tt.probe(k) {
+                            assert_eq!((e.score, e.depth), (score_of(k), depth_of(k)), "key {k}");
+                            hits.fetch_add(1, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        let hits = hits.into_inner();
+        assert!(hits > 1000, "the readers found only {hits} entries");
+    }
+
+    #[test]
     fn a_torn_entry_reads_as_a_miss() {
         let tt = TranspositionTable::new(1);
         tt.store(77, 5, Bound::Exact, 3, None);
