@@ -219,6 +219,8 @@ pub struct SearchOptions {
     pub selectivity: Option<othello::search::Selectivity>,
     /// Search threads.
     pub threads: usize,
+    /// Lines per position (1: the best move only).
+    pub multipv: usize,
 }
 
 /// Prints each completed iteration as one line, and keeps the midgame values by depth.
@@ -294,6 +296,26 @@ pub fn run_search(
             error: None,
             values: Vec::new(),
         };
+        if options.multipv > 1 {
+            let lines =
+                searcher.search_multipv(board, &options.limits, options.multipv, &mut printer);
+            if let Some(e) = printer.error {
+                return Err(e);
+            }
+            for (i, r) in lines.iter().enumerate() {
+                nodes += r.nodes;
+                secs += r.elapsed.as_secs_f64();
+                writeln!(
+                    out,
+                    "  line {} {} value {:+.2} depth {}",
+                    i + 1,
+                    r.best,
+                    r.value.discs(),
+                    r.depth
+                )?;
+            }
+            continue;
+        }
         let r = searcher.search(board, &options.limits, &mut printer);
         if let Some(e) = printer.error {
             return Err(e);

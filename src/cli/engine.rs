@@ -81,6 +81,10 @@ pub struct SearchArgs {
     /// Search threads (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
+    /// Report the best K moves, each searched to the same limits with the better ones
+    /// excluded at the root (values comparable between lines).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    multipv: u64,
 }
 
 /// `othello search`.
@@ -101,6 +105,7 @@ pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         eval,
         selectivity: args.selectivity.0,
         threads: args.threads.unwrap_or_else(available_threads),
+        multipv: args.multipv as usize,
     };
     commands::run_search(&positions, &options, out)?;
     Ok(())

@@ -21,7 +21,6 @@ use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
 use crate::search::tt::{TranspositionTable, MAX_SHARED_HASH_MB};
 use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value, MAX_THREADS};
-use crate::square::Square;
 
 use super::command::Command;
 use super::response::{Depth, Responder, Response};
@@ -129,11 +128,6 @@ fn negate(value: Value) -> Value {
         Value::Exact(v) => Value::Exact(-v),
         Value::Wld(v) => Value::Wld(-v),
     }
-}
-
-/// Whether a value is final (a solve), so searching deeper cannot change it.
-fn is_solved(value: Value) -> bool {
-    !matches!(value, Value::Heuristic(_))
 }
 
 /// The protocol engine: current game, settings and searcher.
@@ -346,7 +340,7 @@ impl Engine {
     }
 
     /// `hint k`: search limited by `set depth` only (no clock), one `search` line per completed
-    /// iteration; with k > 1, every root move is searched and the best k are reported per depth.
+    /// iteration; with k > 1, one search per line with the lines already found excluded.
     fn hint<W: Write>(&mut self, k: u32, out: &mut Responder<W>) -> io::Result<()> {
         let board = self.game.position().board;
         if board.is_game_over() {
@@ -396,8 +390,9 @@ impl Engine {
         }
     }
 
-    /// Multi-PV by searching each root move's child: per root depth, every unsolved move is
-    /// searched one ply shallower, then the best `k` are printed.
+    /// Multi-PV: the best `k` moves, one search per line with the lines already found
+    /// excluded at the root ([`Searcher::search_multipv`]), sharing the table; each line's
+    /// iterations are printed as they complete.
     fn hint_multi<W: Write>(
         &mut self,
         board: &Board,
@@ -405,72 +400,17 @@ impl Engine {
         limits: &Limits,
         out: &mut Responder<W>,
     ) -> io::Result<u64> {
-        struct Line {
-            square: Square,
-            value: Value,
-            pv: Vec<Move>,
-            depth: u32,
-            selectivity: Option<Selectivity>,
+        let mut lines = HintLines {
+            out,
+            stop: &self.stop,
+            after_pass: false,
+            error: None,
+        };
+        let results = self.searcher.search_multipv(board, limits, k, &mut lines);
+        match lines.error {
+            Some(e) => Err(e),
+            None => Ok(results.iter().map(|r| r.nodes).sum()),
         }
-        let mut lines: Vec<Line> = board
-            .legal_moves()
-            .map(|square| Line {
-                square,
-                value: Value::Heuristic(0),
-                pv: vec![Move::Place(square)],
-                depth: 0,
-                selectivity: None,
-            })
-            .collect();
-        let max_depth = limits.depth.unwrap_or(60).clamp(1, 60);
-        let mut nodes = 0;
-        for depth in 1..=max_depth {
-            for line in lines.iter_mut().filter(|l| !is_solved(l.value)) {
-                let child = board.play(line.square);
-                let eval = if depth == 1 {
-                    // One ply: the child's static value (or its score if the game ended).
-                    let value = if child.is_game_over() {
-                        Value::Exact(child.final_score())
-                    } else {
-                        Value::Heuristic(self.searcher.evaluator().evaluate(&child))
-                    };
-                    Evaluation {
-                        value,
-                        pv: Vec::new(),
-                        nodes: 1,
-                        depth: 0,
-                        selectivity: self.searcher.selectivity(),
-                    }
-                } else {
-                    let child_limits = Limits {
-                        depth: Some(depth - 1),
-                        ..limits.clone()
-                    };
-                    self.evaluate(&child, &child_limits)
-                };
-                nodes += eval.nodes;
-                if self.stopped() {
-                    return Ok(nodes);
-                }
-                line.value = negate(eval.value);
-                line.pv.truncate(1);
-                line.pv.extend(eval.pv);
-                line.depth = eval.depth + 1;
-                line.selectivity = eval.selectivity;
-            }
-            lines.sort_by(|a, b| b.value.discs().total_cmp(&a.value.discs()));
-            for line in lines.iter().take(k) {
-                out.send(Response::Search {
-                    pv: line.pv.clone(),
-                    eval: line.value.discs(),
-                    depth: Depth::of(line.value, line.depth, line.selectivity),
-                })?;
-            }
-            if lines.iter().all(|l| is_solved(l.value)) {
-                break;
-            }
-        }
-        Ok(nodes)
     }
 
     /// The value of `board` for its side to move, also when it must pass or the game is over.

@@ -101,6 +101,8 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     /// of it stored (read from here, not from the shared table, which other threads write).
     root_key: u64,
     root_best: Option<Square>,
+    /// Root moves the root searches skip (multi-PV), 0 for none.
+    excluded: u64,
     cpu: PhantomData<C>,
 }
 
@@ -140,8 +142,16 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             busy: None,
             root_key: 0,
             root_best: None,
+            excluded: 0,
             cpu: PhantomData,
         }
+    }
+
+    /// Makes the root searches ([`Solver::solve_root`], [`Solver::solve_root_mtd`]) skip the
+    /// root moves in `excluded`, which must leave at least one legal move: they then find the
+    /// best of the other moves (the next line of a multi-PV search).
+    pub fn set_excluded(&mut self, excluded: u64) {
+        self.excluded = excluded;
     }
 
     /// Makes this solver one thread of a parallel search sharing `busy` (see [`super::busy`]).
@@ -179,7 +189,12 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         let empties = (!(player | opponent)).count_ones();
         self.root_key = hash_bits(player, opponent);
         self.root_best = None;
-        let score = self.pvs(player, opponent, alpha, beta, empties, false);
+        let score = if self.excluded != 0 {
+            self.root_empties = empties;
+            self.root_excluding(player, opponent, alpha, beta, empties)
+        } else {
+            self.pvs(player, opponent, alpha, beta, empties, false)
+        };
         let best = self.root_best;
         let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
@@ -211,7 +226,11 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         while lo < hi {
             let t = g.clamp(lo + 2, hi);
             self.root_best = None;
-            let r = self.nws(player, opponent, t - 1, empties, false);
+            let r = if self.excluded != 0 {
+                self.root_excluding(player, opponent, t - 1, t, empties)
+            } else {
+                self.nws(player, opponent, t - 1, empties, false)
+            };
             if self.aborted() {
                 return (0, None);
             }
@@ -236,10 +255,50 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         (lo, best)
     }
 
+    /// The root of a search that skips the moves of `self.excluded`: PVS over the other
+    /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
+    /// its true value; the children's results are stored as usual.
+    fn root_excluding(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let mv = C::moves(p, o) & !self.excluded;
+        let tt_move = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, mv, tt_move, &mut list);
+        let mut best = -INF;
+        let mut cursor = Cursor::new(count);
+        while let Some(c) = cursor.next(&mut list, |_| false) {
+            let sq = Square::from_index_masked(c.sq as u32);
+            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
+            let mut v;
+            if cursor.first() {
+                v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
+            } else {
+                v = -self.nws(cp, co, -alpha - 1, n - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
+                }
+            }
+            if self.stopper.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                self.root_best = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// A move achieving `score` (exactly, or at least a bound as good), found by null windows.
     fn best_move_by_scan(&mut self, player: u64, opponent: u64, score: i32) -> Option<Square> {
         let empties = (!(player | opponent)).count_ones();
-        for sq in squares(C::moves(player, opponent)) {
+        for sq in squares(C::moves(player, opponent) & !self.excluded) {
             let f = C::flips(sq, player, opponent);
             let (p, o) = (opponent ^ f, player ^ f ^ sq.bit());
             let v = -self.pvs(p, o, -score - 1, -score + 1, empties - 1, false);

@@ -61,6 +61,8 @@ pub struct Midgame<'a, E: Evaluator, C: Cpu = Portable> {
     /// result stored (read from here, not from the shared table, which other threads write).
     root_key: u64,
     root_best: Option<Square>,
+    /// Root moves [`Midgame::root`] skips (multi-PV), 0 for none.
+    excluded: u64,
     cpu: PhantomData<C>,
 }
 
@@ -98,8 +100,16 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
             busy: None,
             root_key: 0,
             root_best: None,
+            excluded: 0,
             cpu: PhantomData,
         }
+    }
+
+    /// Makes [`Midgame::root`] skip the root moves in `excluded`, which must leave at least
+    /// one legal move: it then finds the best of the other moves (the next line of a
+    /// multi-PV search).
+    pub fn set_excluded(&mut self, excluded: u64) {
+        self.excluded = excluded;
     }
 
     /// Makes this search one thread of a parallel search sharing `busy` (see [`super::busy`]).
@@ -136,12 +146,56 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
     ) -> (i32, Option<Square>) {
         self.root_key = hash_bits(p, o);
         self.root_best = None;
-        let v = self.pvs(p, o, alpha, beta, depth.max(1), false);
+        let v = if self.excluded != 0 {
+            self.root_excluding(p, o, alpha, beta, depth.max(1))
+        } else {
+            self.pvs(p, o, alpha, beta, depth.max(1), false)
+        };
         // A depth-1 root stores nothing: take the table's move, if it has one.
         let best = self
             .root_best
             .or_else(|| self.tt.probe(self.root_key).and_then(|e| e.best));
         (v, best.filter(|b| C::moves(p, o) & b.bit() != 0))
+    }
+
+    /// The root of a search that skips the moves of `self.excluded`: PVS over the other
+    /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
+    /// its true value; the children's results are stored as usual.
+    fn root_excluding(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+        self.nodes += 1;
+        let mv = C::moves(p, o) & !self.excluded;
+        let tt_move = self.tt.probe(self.root_key).and_then(|e| e.best);
+        let mut list = [Candidate::default(); MAX_MOVES];
+        let count = self.order(p, o, mv, tt_move, depth, &mut list);
+        let mut best = -INF;
+        let mut cursor = Cursor::new(count);
+        while let Some(c) = cursor.next(&mut list, |_| false) {
+            let sq = Square::from_index_masked(c.sq as u32);
+            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
+            let mut v;
+            if cursor.first() {
+                v = -self.pvs(cp, co, -beta, -alpha, depth - 1, false);
+            } else {
+                v = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1, false);
+                if v > alpha && v < beta {
+                    v = -self.pvs(cp, co, -beta, -alpha, depth - 1, false);
+                }
+            }
+            if self.stopper.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                self.root_best = Some(sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Negamax PVS, fail-soft, in centi-discs.

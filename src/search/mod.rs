@@ -33,6 +33,7 @@ mod leaf_table;
 #[doc(hidden)]
 pub mod midgame;
 pub mod mpc;
+mod multipv;
 mod order;
 mod parallel;
 mod probcut;
@@ -136,6 +137,8 @@ pub struct Searcher<E: Evaluator> {
     cpu: CpuPath,
     /// Search threads (1: the deterministic single-threaded search).
     threads: usize,
+    /// Root moves the current search skips (the lines already found by a multi-PV search).
+    excluded: u64,
 }
 
 /// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
@@ -168,6 +171,7 @@ impl<E: Evaluator> Searcher<E> {
             selectivity: DEFAULT_SELECTIVITY,
             cpu: CpuPath::current(),
             threads: 1,
+            excluded: 0,
         }
     }
 
@@ -285,7 +289,10 @@ impl<E: Evaluator> Searcher<E> {
         limits: &Limits,
         observer: &mut impl Observer,
     ) -> SearchResult {
-        self.tt.new_search();
+        if self.excluded == 0 {
+            // A multi-PV search's later lines keep the first line's generation.
+            self.tt.new_search();
+        }
         let mut nps = self.solver_nps;
         let (mut result, helper_nodes) =
             parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
@@ -303,6 +310,7 @@ impl<E: Evaluator> Searcher<E> {
             tt: &self.tt,
             mpc: &self.mpc,
             board: *board,
+            excluded: self.excluded,
         }
     }
 
@@ -325,7 +333,7 @@ impl<E: Evaluator> Searcher<E> {
             budget.nodes,
         );
         let (p, o) = (board.player(), board.opponent());
-        let legal = board.moves();
+        let legal = board.moves() & !self.excluded;
         let first = Square::from_index(legal.trailing_zeros() as usize);
         let mut result = SearchResult {
             best: first.map_or(Move::Pass, Move::Place),
@@ -380,6 +388,7 @@ impl<E: Evaluator> Searcher<E> {
             }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, nodes);
             search.set_selectivity(&self.mpc, self.selectivity);
+            search.set_excluded(self.excluded);
             search.set_busy(crew.map(|c| &c.busy));
             let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
             nodes += search.nodes;
@@ -422,6 +431,7 @@ impl<E: Evaluator> Searcher<E> {
             crew.post(Task::Solve { wld, guess });
         }
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
+        solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
         let (score, best) = solve_sequence(&mut solver, p, o, wld, guess);
         *phase.nodes += solver.nodes;
@@ -475,6 +485,7 @@ impl<E: Evaluator> Searcher<E> {
                 });
             }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
+            search.set_excluded(self.excluded);
             search.set_busy(crew.map(|c| &c.busy));
             let (score, _) = aspiration(&mut search, p, o, depth, prev);
             *nodes += search.nodes;
@@ -504,7 +515,9 @@ impl<E: Evaluator> Searcher<E> {
         observer: &mut impl Observer,
     ) -> SearchResult {
         let start = Instant::now();
-        self.tt.new_search();
+        if self.excluded == 0 {
+            self.tt.new_search();
+        }
         let mut stopper = Stopper::new(Some(self.stop.clone()), None, None);
         let mut nodes = 0;
         let mut result = SearchResult {

@@ -153,6 +153,8 @@ pub struct Job<'a, E: Evaluator> {
     pub mpc: &'a MpcModel,
     /// The root position.
     pub board: Board,
+    /// The root moves the search skips (multi-PV).
+    pub excluded: u64,
 }
 
 /// Runs `main` on this thread with `threads - 1` helpers working beside it (see the module
@@ -205,6 +207,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                     let mut search = Midgame::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                     search.set_selectivity(job.mpc, selectivity);
                     search.set_busy(Some(&crew.busy));
+                    search.set_excluded(job.excluded);
                     let (score, _) = aspiration(&mut search, p, o, d, guess);
                     nodes += search.nodes;
                     crew.helper_nodes.fetch_add(search.nodes, Ordering::Relaxed);
@@ -217,6 +220,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
             Task::Solve { wld, guess } => {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
+                solver.set_excluded(job.excluded);
                 solve_sequence(&mut solver, p, o, wld, guess);
                 nodes += solver.nodes;
                 crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);

@@ -1,0 +1,160 @@
+//! Multi-PV: the best `k` root moves, each with a value exact at its reported depth (or an
+//! exact solve), by re-searching the root with the lines already found excluded, as Edax and
+//! Egaroucid do.
+//!
+//! Line 1 is an ordinary search. Line `i + 1` searches the same root again, to the same
+//! limits, with the moves of lines `1..=i` skipped at the root only: its result is the best of
+//! the remaining moves and their value at that depth. Every line shares the transposition
+//! table, so the later lines find most of their subtrees already searched, and each line's
+//! value is comparable with the others' (same depth, same search), unlike searching each
+//! child separately one ply shallower.
+//!
+//! The root's own table entry is never written while moves are excluded (its value would not
+//! be the position's), so a later ordinary search of the same position is not misled.
+
+use std::sync::atomic::Ordering;
+
+use crate::board::{Board, Move};
+use crate::eval::Evaluator;
+
+use super::{Limits, Observer, SearchResult, Searcher};
+
+impl<E: Evaluator> Searcher<E> {
+    /// The best `k` lines of `board`, best first (fewer if it has fewer legal moves, or if the
+    /// stop flag ends the search early: the lines completed so far). `limits` apply to each
+    /// line's search. Every completed iteration of every line is reported to `observer`.
+    /// A position whose side must pass, or a finished game, has one line.
+    pub fn search_multipv(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        k: usize,
+        observer: &mut impl Observer,
+    ) -> Vec<SearchResult> {
+        self.lines(board, k, observer, |s, obs| s.search(board, limits, obs))
+    }
+
+    /// The best `k` lines of `board` by exact (or WLD) solves, best first: with `k` at least
+    /// the number of legal moves, the exact value of every move.
+    pub fn solve_multipv(
+        &mut self,
+        board: &Board,
+        wld: bool,
+        k: usize,
+        observer: &mut impl Observer,
+    ) -> Vec<SearchResult> {
+        self.lines(board, k, observer, |s, obs| s.solve(board, wld, obs))
+    }
+
+    /// Runs `line` once per line, excluding the moves found so far.
+    fn lines<O: Observer>(
+        &mut self,
+        board: &Board,
+        k: usize,
+        observer: &mut O,
+        mut line: impl FnMut(&mut Self, &mut O) -> SearchResult,
+    ) -> Vec<SearchResult> {
+        let legal = board.moves();
+        self.excluded = 0;
+        if legal == 0 {
+            return vec![line(self, observer)];
+        }
+        let mut lines = Vec::new();
+        while lines.len() < k.max(1) && legal & !self.excluded != 0 {
+            let result = line(self, observer);
+            let stopped = self.stop.load(Ordering::Relaxed);
+            let Move::Place(sq) = result.best else {
+                break;
+            };
+            if stopped && result.depth == 0 {
+                break;
+            }
+            self.excluded |= sq.bit();
+            lines.push(result);
+            if stopped {
+                break;
+            }
+        }
+        self.excluded = 0;
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Board, Move};
+    use crate::eval::HandEval;
+    use crate::search::{Limits, Searcher, Value};
+
+    /// The exact value of every move of `board`, by solving each child on its own.
+    fn every_move(board: &Board) -> Vec<(Move, i32)> {
+        board
+            .legal_moves()
+            .map(|sq| {
+                let child = board.play(sq);
+                let v = Searcher::new(HandEval::new(), 1)
+                    .solve(&child, false, &mut ())
+                    .value;
+                let Value::Exact(v) = v else { panic!("{v:?}") };
+                (Move::Place(sq), -v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn solve_multipv_gives_every_moves_exact_value_best_first() {
+        for b in crate::search::endgame::tests::random_positions(14, 6, 0x3141) {
+            if b.moves() == 0 {
+                continue;
+            }
+            let mut want = every_move(&b);
+            let mut s = Searcher::new(HandEval::new(), 4);
+            let lines = s.solve_multipv(&b, false, 64, &mut ());
+            assert_eq!(lines.len(), want.len());
+            let got: Vec<(Move, i32)> = lines
+                .iter()
+                .map(|r| match r.value {
+                    Value::Exact(v) => (r.best, v),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            // Best first; ties in any order.
+            assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{got:?}");
+            let mut sorted = got.clone();
+            sorted.sort_by_key(|&(m, v)| (m.to_string(), v));
+            want.sort_by_key(|&(m, v)| (m.to_string(), v));
+            assert_eq!(sorted, want);
+            // A later ordinary solve of the same position is not misled by the table.
+            let again = s.solve(&b, false, &mut ());
+            assert_eq!(again.value, Value::Exact(got[0].1));
+        }
+    }
+
+    #[test]
+    fn search_multipv_lines_are_distinct_and_agree_with_excluded_depth_searches() {
+        let b = Board::from_move_indices(&[37, 43, 34, 29, 20, 21]);
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let mut s = Searcher::new(HandEval::new(), 4);
+        s.set_selectivity(None);
+        let lines = s.search_multipv(&b, &limits, 3, &mut ());
+        assert_eq!(lines.len(), 3);
+        let moves: Vec<Move> = lines.iter().map(|r| r.best).collect();
+        assert!(moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2]);
+        // Line 1 is the ordinary search's move and value.
+        let mut alone = Searcher::new(HandEval::new(), 4);
+        alone.set_selectivity(None);
+        let plain = alone.search(&b, &limits, &mut ());
+        assert_eq!((lines[0].best, lines[0].value), (plain.best, plain.value));
+        assert!(lines.iter().all(|r| r.depth == 5));
+        // Values are in order.
+        let v: Vec<f64> = lines.iter().map(|r| r.value.discs()).collect();
+        assert!(v[0] >= v[1] && v[1] >= v[2], "{v:?}");
+        // Fewer legal moves than asked: one line per move.
+        let start =
+            Searcher::new(HandEval::new(), 4).search_multipv(&Board::start(), &limits, 10, &mut ());
+        assert_eq!(start.len(), 4);
+    }
+}
