@@ -135,7 +135,7 @@ pub struct SolveArgs {
     #[arg(long)]
     wld: bool,
     /// Answer each position with one JSON line as soon as it is solved, instead of the table;
-    /// exit 1 at the end if a line was bad or a score disagreed (format: PROTOCOL.md).
+    /// exit 1 at the end if a line was bad or a score disagreed (format: docs/SOLVE.md).
     #[arg(long)]
     jsonl: bool,
     /// With JSON lines, keep the table from one position to the next (as the table output

@@ -93,7 +93,7 @@ enum Command {
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
     Bench,
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch);
-    /// `solve -` reads positions from stdin and answers each with a JSON line (see PROTOCOL.md).
+    /// `solve -` reads positions from stdin and answers each with a JSON line (see docs/SOLVE.md).
     Solve(engine::SolveArgs),
     /// Search every position of an OBF file that scores all moves, and measure the chosen
     /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move

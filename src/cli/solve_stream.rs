@@ -6,7 +6,7 @@
 //! flushed at once, before the next line is read. So the command is a filter: it holds one line
 //! at a time whatever the size of its input, its output lines come in input order, and an input
 //! cut into pieces gives, piece by piece, the output of the whole (line numbers aside). The
-//! fields are documented in PROTOCOL.md, "Batch solving".
+//! fields, the input rules and the exit statuses are documented in docs/SOLVE.md.
 //!
 //! The table is cleared before each position, so that a result depends on its position alone
 //! and not on the positions solved before it in the same process: a best move among equally
