@@ -185,8 +185,9 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
     Ok(())
 }
 
-/// `othello solve -` and `othello solve FILE --jsonl`: the stream of [`super::solve_stream`], from
-/// stdin or the file. A reader that went away (a closed pipe) ends it quietly with status 1.
+/// `othello solve -` and `othello solve FILE --jsonl`: the stream of
+/// [`super::solve_stream`], from stdin or the file. A reader that went away (a closed pipe)
+/// ends it quietly with status 1.
 fn solve_stream(
     file: &Path,
     stdin: bool,
