@@ -259,8 +259,9 @@ impl fmt::Display for ObfEntry {
     }
 }
 
-/// Whether a line of an OBF file carries no entry: blank, or a `%` / `#` comment.
-fn is_skipped(line: &str) -> bool {
+/// Whether a line of an OBF file carries no entry: blank, or a `%` / `#` comment (leading
+/// whitespace allowed). [`parse_obf`] skips these lines, and so does `othello solve -`.
+pub fn is_skipped(line: &str) -> bool {
     let t = line.trim_start();
     t.is_empty() || t.starts_with('%') || t.starts_with('#')
 }

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use othello::board::Board;
+use othello::board::{Board, Move};
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
 use othello::perft::perft;
@@ -62,11 +62,7 @@ pub struct SolveSummary {
 }
 
 /// `othello solve`: solve every position of an OBF text, compare with its listed scores, and
-/// print one line per position then the totals.
-///
-/// An exact solve matches when its score equals the file's best score and its move is one of
-/// the file's best moves. A WLD solve matches when the sign agrees and the move is one the file
-/// scores with the same sign.
+/// print one line per position then the totals. A position matches as [`solve_matches`] says.
 pub fn run_solve(
     entries: &[ObfEntry],
     options: &SolveOptions,
@@ -90,14 +86,7 @@ pub fn run_solve(
             ),
             Value::Heuristic(_) => unreachable!("a solve returns an exact or WLD value"),
         };
-        let matched = match entry.best_score() {
-            None => None,
-            Some(best) if options.wld => Some(
-                best.signum() == score.signum()
-                    && entry.score_of(result.best).map(i32::signum) == Some(best.signum()),
-            ),
-            Some(best) => Some(score == best && entry.best_moves().contains(&result.best)),
-        };
+        let matched = solve_matches(entry, result.best, score, options.wld);
         let secs = result.elapsed.as_secs_f64();
         summary.positions += 1;
         summary.mismatches += (matched == Some(false)) as usize;
@@ -131,6 +120,23 @@ pub fn run_solve(
         rate(summary.nodes, summary.seconds)
     )?;
     Ok(summary)
+}
+
+/// Whether a solve agrees with the scores an OBF entry lists (`None` if it lists none): `best`
+/// is the solver's move and `score` its value (the disc difference, or for a WLD solve its
+/// sign).
+///
+/// An exact solve matches when its score equals the entry's best score and its move is one of
+/// the entry's best moves. A WLD solve matches when the sign agrees and the move is one the
+/// entry scores with the same sign.
+pub fn solve_matches(entry: &ObfEntry, best: Move, score: i32, wld: bool) -> Option<bool> {
+    let listed = entry.best_score()?;
+    Some(if wld {
+        listed.signum() == score.signum()
+            && entry.score_of(best).map(i32::signum) == Some(listed.signum())
+    } else {
+        score == listed && entry.best_moves().contains(&best)
+    })
 }
 
 fn rate(count: u64, secs: f64) -> f64 {

@@ -1,7 +1,8 @@
-//! The engine's own subcommands: `perft`, `search`, `bench`, `solve`, `quality`, and the NBoard
-//! protocol (`nboard`, or no subcommand).
+//! The engine's own subcommands: `perft`, `search`, `bench`, `solve` (its JSON stream is in
+//! [`super::solve_stream`]), `quality`, and the NBoard protocol (`nboard`, or no subcommand).
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use othello::search::{available_threads, Limits, SelectivitySetting, MAX_THREADS};
 
 use super::commands::{self, SearchOptions, SolveOptions};
+use super::solve_stream::{run_solve_stream, StreamOptions};
 use super::{fail, CliError, CliResult};
 
 /// Reads a board string and its side to move.
@@ -153,11 +155,20 @@ fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> 
 
 #[derive(Args)]
 pub struct SolveArgs {
-    /// The OBF file.
+    /// The OBF file, or `-` for positions on stdin, one per line (implies --jsonl).
     file: PathBuf,
     /// Solve for win/loss/draw only.
     #[arg(long)]
     wld: bool,
+    /// Answer each position with one JSON line as soon as it is solved, instead of the table;
+    /// exit 1 at the end if a line was bad or a score disagreed (format: docs/SOLVE.md).
+    #[arg(long)]
+    jsonl: bool,
+    /// With JSON lines, keep the table from one position to the next (as the table output
+    /// does): faster on related positions, but a best move among equal ones may then depend
+    /// on the positions before.
+    #[arg(long)]
+    keep_hash: bool,
     /// Search threads per position (default: all cores). Scores do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -168,6 +179,23 @@ pub struct SolveArgs {
 /// `othello solve`: exits with status 1 on any mismatch with the file.
 pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
     let ObfBatch { hash, first, count } = args.batch;
+    let stdin = args.file.as_os_str() == "-";
+    if stdin || args.jsonl {
+        if first != 1 {
+            return Err(fail(
+                "--first numbers the rows of the table; JSON lines carry their input line number",
+            ));
+        }
+        let options = StreamOptions {
+            wld: args.wld,
+            hash_mb: hash as usize,
+            keep_hash: args.keep_hash,
+            count,
+            eval,
+            threads: args.threads.unwrap_or_else(available_threads),
+        };
+        return solve_stream(&args.file, stdin, &options, out);
+    }
     let entries = read_obf(&args.file, count)?;
     let options = SolveOptions {
         wld: args.wld,
@@ -179,6 +207,39 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
     let summary = commands::run_solve(&entries, &options, out)?;
     if summary.mismatches > 0 {
         return Err(CliError::Exit(1));
+    }
+    Ok(())
+}
+
+/// `othello solve -` and `othello solve FILE --jsonl`: the stream of
+/// [`super::solve_stream`], from stdin or the file. A reader that went away (a closed pipe)
+/// ends it quietly with status 1.
+fn solve_stream(
+    file: &Path,
+    stdin: bool,
+    options: &StreamOptions,
+    out: &mut impl Write,
+) -> CliResult {
+    let summary = if stdin {
+        run_solve_stream(&mut io::stdin().lock(), options, out)
+    } else {
+        let f =
+            File::open(file).map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        run_solve_stream(&mut BufReader::new(f), options, out)
+    };
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(CliError::Exit(1)),
+        Err(e) => return Err(e.into()),
+    };
+    if summary.errors > 0 || summary.mismatches > 0 {
+        return Err(fail(format!(
+            "{} of {} lines could not be read as positions, {} of {} solves disagree with the listed scores",
+            summary.errors,
+            summary.errors + summary.solved,
+            summary.mismatches,
+            summary.solved
+        )));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! beside this one, and the one error type they return.
 //!
 //! - [`engine`]: `perft`, `search`, `bench`, `solve`, `quality`, and the NBoard protocol;
+//! - [`solve_stream`]: `solve -` and `solve --jsonl`, positions in, JSON lines out;
 //! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
 //! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
 //! - [`games`]: `games stats|convert|export`;
@@ -19,6 +20,7 @@ pub mod games;
 pub mod learn;
 pub mod play;
 pub mod review;
+pub mod solve_stream;
 
 use std::fmt;
 use std::process::ExitCode;
@@ -90,7 +92,8 @@ enum Command {
     Search(engine::SearchArgs),
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
     Bench(engine::BenchArgs),
-    /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch).
+    /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch);
+    /// `solve -` reads positions from stdin and answers each with a JSON line (see docs/SOLVE.md).
     Solve(engine::SolveArgs),
     /// Search every position of an OBF file that scores all moves, and measure the chosen
     /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move

@@ -1,10 +1,13 @@
 //! Helpers shared by the integration tests (and the benches): seeded random positions, drawn
-//! with the library's one generator ([`othello::rng`]) so that every test samples the same way.
+//! with the library's one generator ([`othello::rng`]) so that every test samples the same way,
+//! and a strict JSON reader ([`json`]) for the binary's JSON output.
 //!
 //! Each test file that uses them declares `mod common;`; not every file uses every helper.
 #![allow(dead_code)]
 
 use othello::Board;
+
+pub mod json;
 
 pub use othello::rng::{random_playout, SplitMix64};
 
