@@ -335,24 +335,58 @@ fn hint_in_a_must_pass_position_starts_with_pa() {
 }
 
 #[test]
-fn multi_pv_hint_reports_the_best_k_moves_per_depth() {
-    // Per depth, every opening move once, best first, all at that depth.
+fn multi_pv_hint_reports_each_line_at_every_depth_best_line_first() {
+    // One search per line, the better lines excluded: each of the 4 opening moves appears once
+    // per depth, its own iterations in order, and the lines' final values are best first.
     let out = session("set depth 3\nhint 4\n");
     let lines = search_lines(&out);
     assert_eq!(lines.len(), 12, "{out:?}");
-    for (depth, round) in lines.chunks(4).enumerate() {
-        let fields: Vec<_> = round.iter().map(|l| search_fields(l)).collect();
-        let mut firsts: Vec<&str> = fields.iter().map(|f| &f.0[..2]).collect();
-        firsts.sort();
-        assert_eq!(firsts, ["C4", "D3", "E6", "F5"]);
-        assert!(fields.windows(2).all(|w| w[0].1 >= w[1].1), "{round:?}");
-        assert!(
-            fields.iter().all(|f| f.2 == format!("{}@73", depth + 1)),
-            "{round:?}"
-        );
+    let fields: Vec<_> = lines.iter().map(|l| search_fields(l)).collect();
+    let mut finals = Vec::new();
+    for round in fields.chunks(3) {
+        let first = &round[0].0[..2];
+        assert!(round.iter().all(|f| &f.0[..2] == first), "{round:?}");
+        let depths: Vec<&str> = round.iter().map(|f| f.2.as_str()).collect();
+        assert_eq!(depths, ["1@73", "2@73", "3@73"]);
+        finals.push((first.to_string(), round[2].1));
     }
+    let mut moves: Vec<&str> = finals.iter().map(|f| f.0.as_str()).collect();
+    moves.sort();
+    assert_eq!(moves, ["C4", "D3", "E6", "F5"]);
+    assert!(finals.windows(2).all(|w| w[0].1 >= w[1].1), "{finals:?}");
     let out = session("set depth 2\nhint 2\n");
     assert_eq!(search_lines(&out).len(), 4, "{out:?}");
+}
+
+#[test]
+fn hint_64_in_the_endgame_gives_every_moves_exact_value() {
+    let game = (12..=20)
+        .map(game_with_empties)
+        .find(|g| g.position().board.moves().count_ones() > 2)
+        .expect("a position with a choice");
+    let board = game.position().board;
+    let out = session(format!("set game {game}\nhint 64\n"));
+    let mut got: Vec<(String, i32)> = search_lines(&out)
+        .iter()
+        .map(|l| search_fields(l))
+        .filter(|f| f.2 == "100%")
+        .map(|f| (f.0[..2].to_uppercase(), f.1 as i32))
+        .collect();
+    let mut want: Vec<(String, i32)> = board
+        .legal_moves()
+        .map(|sq| {
+            let child = board.play(sq);
+            let v = Searcher::new(HandEval::new(), 1).solve(&child, false, &mut ());
+            (
+                Move::Place(sq).to_string().to_uppercase(),
+                -(v.value.discs() as i32),
+            )
+        })
+        .collect();
+    assert!(got.windows(2).all(|w| w[0].1 >= w[1].1), "{got:?}");
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "{out:?}");
 }
 
 #[test]

@@ -238,3 +238,54 @@ fn end_of_input_ends_a_running_search_at_once() {
     );
     assert!(gui.child.wait().unwrap().success());
 }
+
+/// Runs an NBoard session with `args`, answering `go` at the start and then the echo of its
+/// move with a ping; returns how long the ping took and the log on stderr.
+fn session_after_go(args: &[&str]) -> (Duration, String) {
+    let log = std::env::temp_dir().join(format!("othello-ponder-{}.log", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .env("RUST_LOG", "othello::protocol=debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("the othello binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut until = |prefix: &str| loop {
+        let line = stdout.next().expect("a line").unwrap();
+        if line.starts_with(prefix) {
+            return line;
+        }
+    };
+    stdin.write_all(b"nboard 2\nset threads 1\nping 1\n").unwrap();
+    until("pong 1");
+    stdin.write_all(b"go\n").unwrap();
+    let answer = until("=== ");
+    let Move::Place(sq) = best_move(&answer) else {
+        panic!("{answer}")
+    };
+    // Let the engine think on our time, then interrupt it.
+    thread::sleep(Duration::from_millis(300));
+    let t0 = Instant::now();
+    stdin
+        .write_all(format!("move {sq}\nping 2\n").as_bytes())
+        .unwrap();
+    until("pong 2");
+    let took = t0.elapsed();
+    stdin.write_all(b"quit\n").unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    (took, text)
+}
+
+#[test]
+fn with_ponder_the_engine_thinks_while_waiting_and_answers_at_once() {
+    let (took, log) = session_after_go(&["nboard", "--ponder"]);
+    assert!(log.contains("pondering"), "{log}");
+    assert!(took < Duration::from_secs(2), "the ping took {took:?}");
+    let (_, log) = session_after_go(&["nboard"]);
+    assert!(!log.contains("pondering"), "{log}");
+}

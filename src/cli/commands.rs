@@ -46,6 +46,9 @@ pub struct SolveOptions {
     pub eval: EngineEval,
     /// Search threads per position.
     pub threads: usize,
+    /// Moves solved per position (1: the best move only; more: the best `multipv` moves, each
+    /// scored exactly).
+    pub multipv: usize,
 }
 
 /// Totals of a `solve` run.
@@ -77,7 +80,16 @@ pub fn run_solve(
         "#", "emp", "move", "score", "match", "nodes", "seconds", "nodes/s"
     )?;
     for (i, entry) in entries.iter().enumerate() {
-        let result = searcher.solve(&entry.position.board, options.wld, &mut ());
+        let board = &entry.position.board;
+        let (result, lines) = if options.multipv > 1 {
+            let mut lines = searcher.solve_multipv(board, options.wld, options.multipv, &mut ());
+            let mut first = lines.remove(0);
+            first.nodes += lines.iter().map(|l| l.nodes).sum::<u64>();
+            first.elapsed += lines.iter().map(|l| l.elapsed).sum();
+            (first, lines)
+        } else {
+            (searcher.solve(board, options.wld, &mut ()), Vec::new())
+        };
         let (score, shown) = match result.value {
             Value::Exact(s) => (s, format!("{s:+}")),
             Value::Wld(s) => (
@@ -86,7 +98,14 @@ pub fn run_solve(
             ),
             Value::Heuristic(_) => unreachable!("a solve returns an exact or WLD value"),
         };
-        let matched = solve_matches(entry, result.best, score, options.wld);
+        let mut matched = solve_matches(entry, result.best, score, options.wld);
+        if !options.wld && entry.best_score().is_some() {
+            // Every further line's move must have the score the file gives it.
+            let others = lines
+                .iter()
+                .all(|l| Some(l.value.discs() as i32) == entry.score_of(l.best));
+            matched = matched.map(|m| m && others);
+        }
         let secs = result.elapsed.as_secs_f64();
         summary.positions += 1;
         summary.mismatches += (matched == Some(false)) as usize;
@@ -108,6 +127,13 @@ pub fn run_solve(
             secs,
             rate(result.nodes, secs)
         )?;
+        if !lines.is_empty() {
+            let shown: Vec<String> = lines
+                .iter()
+                .map(|l| format!("{} {:+}", l.best, l.value.discs()))
+                .collect();
+            writeln!(out, "     then {}", shown.join(", "))?;
+        }
         out.flush()?;
     }
     writeln!(

@@ -169,6 +169,11 @@ pub struct SolveArgs {
     /// on the positions before.
     #[arg(long)]
     keep_hash: bool,
+    /// Solve the best K moves of each position, each exactly (the best first, then the best of
+    /// the others, ...); 64 scores every move. The match column then also checks every further
+    /// move's score against the file. Not with the JSON stream.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    multipv: u64,
     /// Search threads per position (default: all cores). Scores do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -181,6 +186,11 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
     let ObfBatch { hash, first, count } = args.batch;
     let stdin = args.file.as_os_str() == "-";
     if stdin || args.jsonl {
+        if args.multipv > 1 {
+            return Err(fail(
+                "--multipv prints a table; the JSON stream answers one move",
+            ));
+        }
         if first != 1 {
             return Err(fail(
                 "--first numbers the rows of the table; JSON lines carry their input line number",
@@ -203,6 +213,7 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         first_number: first,
         eval,
         threads: args.threads.unwrap_or_else(available_threads),
+        multipv: args.multipv as usize,
     };
     let summary = commands::run_solve(&entries, &options, out)?;
     if summary.mismatches > 0 {
@@ -293,8 +304,23 @@ pub fn quality(args: QualityArgs, eval: EngineEval, out: &mut impl Write) -> Cli
     Ok(())
 }
 
+#[derive(Args, Default)]
+pub struct NboardArgs {
+    /// Think on the opponent's time about the expected reply (NBoard: `set ponder on`).
+    #[arg(long)]
+    ponder: bool,
+    /// Search threads (default: all cores; NBoard: `set threads N`).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
 /// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
-pub fn nboard(eval: EngineEval) -> CliResult {
-    othello::protocol::run_stdio(eval)?;
+pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
+    othello::protocol::run_stdio_with(othello::protocol::EngineOptions {
+        eval,
+        threads: args.threads.unwrap_or_else(available_threads),
+        ponder: args.ponder,
+        ..othello::protocol::EngineOptions::default()
+    })?;
     Ok(())
 }

@@ -85,7 +85,7 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
-    Nboard,
+    Nboard(engine::NboardArgs),
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
     Perft(engine::PerftArgs),
     /// Search positions with iterative deepening, printing every iteration.
@@ -186,9 +186,13 @@ pub fn run(cli: Cli) -> CliResult {
     let global = cli.eval_file.as_ref();
     let mut out = std::io::stdout().lock();
     match cli.command {
-        None | Some(Command::Nboard) => {
+        None => {
             drop(out);
-            engine::nboard(eval)
+            engine::nboard(engine::NboardArgs::default(), eval)
+        }
+        Some(Command::Nboard(args)) => {
+            drop(out);
+            engine::nboard(args, eval)
         }
         Some(Command::Perft(args)) => engine::perft(args, &mut out),
         Some(Command::Search(args)) => engine::search(args, eval, &mut out),

@@ -9,14 +9,16 @@
 //! eval ([`FORCED_MOVE_TIME_MS`], as the NBoard engine does), so the clock is kept for real
 //! choices.
 
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::board::Move;
+use crate::board::{Board, Move};
 use crate::clock::{FORCED_MOVE_TIME_MS, MATCH_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice};
 use crate::search::tt::SHARED_HASH_MB;
 use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
 
+use super::ponder::Ponderer;
 use super::{Choice, Player, PlayerError, Turn};
 
 /// How the engine player is limited (the `engine:...` spec options).
@@ -34,6 +36,9 @@ pub struct EngineSettings {
     pub selectivity: Option<Selectivity>,
     /// Search threads (`threads=N`; default 1, as a match runs games side by side with `-j`).
     pub threads: usize,
+    /// Think on the opponent's time about the expected reply (`ponder=on`; off by default,
+    /// and never with a fixed depth, where it could not change a move).
+    pub ponder: bool,
 }
 
 impl Default for EngineSettings {
@@ -45,13 +50,16 @@ impl Default for EngineSettings {
             eval: EvalChoice::Default,
             selectivity: DEFAULT_SELECTIVITY,
             threads: 1,
+            ponder: false,
         }
     }
 }
 
 /// The engine as a player.
 pub struct EnginePlayer {
-    searcher: Searcher<EngineEval>,
+    /// Shared with the pondering thread, which holds it while it thinks.
+    searcher: Arc<Mutex<Searcher<EngineEval>>>,
+    ponderer: Ponderer,
     settings: EngineSettings,
     name: String,
 }
@@ -73,10 +81,17 @@ impl EnginePlayer {
         searcher.set_selectivity(settings.selectivity);
         searcher.set_threads(settings.threads);
         EnginePlayer {
-            searcher,
+            searcher: Arc::new(Mutex::new(searcher)),
+            ponderer: Ponderer::default(),
             settings,
             name,
         }
+    }
+
+    /// The searcher (waits for a pondering search to let go of it; none is running when the
+    /// player is asked for a move).
+    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<EngineEval>> {
+        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The search limits for this turn.
@@ -106,20 +121,30 @@ impl Player for EnginePlayer {
     }
 
     fn new_game(&mut self, _seed: u64) -> Result<(), PlayerError> {
-        self.searcher.clear();
+        self.ponderer.finish(&Board::start());
+        self.searcher().clear();
         Ok(())
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, PlayerError> {
         let board = turn.game.position().board;
+        self.ponderer.finish(&board);
         if board.moves() == 0 {
             return Ok(Choice::new(Move::Pass));
         }
         let limits = self.limits(turn);
-        self.searcher
-            .stop_flag()
-            .store(false, std::sync::atomic::Ordering::Relaxed);
-        let result = self.searcher.search(&board, &limits, &mut ());
+        let result = {
+            let mut searcher = self.searcher();
+            searcher
+                .stop_flag()
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            searcher.search(&board, &limits, &mut ())
+        };
+        if self.settings.ponder && limits.depth.is_none() {
+            if let Some(target) = result.expected_position(&board) {
+                self.ponderer.start(&self.searcher, target);
+            }
+        }
         Ok(Choice {
             mv: result.best,
             eval: Some(result.value.discs()),

@@ -25,6 +25,7 @@
 pub mod engine;
 pub mod nboard;
 pub mod paip;
+pub mod ponder;
 pub mod spec;
 
 use std::time::{Duration, Instant};

@@ -11,6 +11,7 @@
 //! alphabeta3:<depth>:<eval>
 //! iago:<depth>
 //! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB | threads=N
+//!                                             | ponder=on|off
 //!                                             | eval=default|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
@@ -92,7 +93,8 @@ pub enum SpecError {
     /// An engine option that is unknown or malformed.
     #[error(
         "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
-         threads=N, eval=default|hand|<weight file> or selectivity=73|87|95|98|99|100"
+         threads=N, ponder=on|off, eval=default|hand|<weight file> or \
+         selectivity=73|87|95|98|99|100"
     )]
     EngineOption(String),
     /// An `nboard:` spec without `=` or with an empty command.
@@ -160,6 +162,11 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_SHARED_HASH_MB).contains(&mb) => settings.hash_mb = mb,
+                _ => return Err(bad()),
+            },
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "on" | "yes" | "true" | "1" => settings.ponder = true,
+                "off" | "no" | "false" | "0" => settings.ponder = false,
                 _ => return Err(bad()),
             },
             "threads" => match value.parse::<usize>() {
@@ -297,6 +304,9 @@ impl fmt::Display for PlayerSpec {
                 if s.threads != EngineSettings::default().threads {
                     options.push(format!("threads={}", s.threads));
                 }
+                if s.ponder {
+                    options.push("ponder=on".to_string());
+                }
                 if s.eval != EvalChoice::Default {
                     options.push(format!("eval={}", s.eval));
                 }
@@ -345,6 +355,7 @@ mod tests {
             "engine:time=0.5",
             "engine:depth=4,time=2,hash=8",
             "engine:time=2,threads=2",
+            "engine:time=4,ponder=on",
             "engine:depth=8,eval=hand",
             "engine:selectivity=95",
             "engine:time=1,selectivity=100",

@@ -47,6 +47,8 @@ pub enum Command {
     SetEval(EvalChoice),
     /// Extension `set selectivity <73|87|95|98|99|100>`: midgame forward pruning (100: none).
     SetSelectivity(SelectivitySetting),
+    /// Extension `set ponder on|off`: think on the opponent's time.
+    SetPonder(bool),
     /// Extension `setboard <board string>`: a new game from this position.
     SetBoard(Position),
     /// Extension `print`: show the board.
@@ -262,6 +264,11 @@ impl FromStr for Command {
                         let mb = a.number("the size in MiB", |n: &u64| *n >= 1, "a size >= 1")?;
                         a.end(Command::SetHash(mb))
                     }
+                    "ponder" => {
+                        let mut a = args("set ponder");
+                        let on = a.number("on or off", |_: &OnOff| true, "on or off")?;
+                        a.end(Command::SetPonder(on.0))
+                    }
                     "selectivity" => {
                         let mut a = args("set selectivity");
                         let setting = a.number(
@@ -281,6 +288,21 @@ impl FromStr for Command {
                 }
             }
             _ => Err(CommandError::Unknown(clip(&word))),
+        }
+    }
+}
+
+/// `on` or `off` (also `yes`/`no`, `true`/`false`, `1`/`0`), for `set ponder`.
+struct OnOff(bool);
+
+impl FromStr for OnOff {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<OnOff, ()> {
+        match s.to_ascii_lowercase().as_str() {
+            "on" | "yes" | "true" | "1" => Ok(OnOff(true)),
+            "off" | "no" | "false" | "0" => Ok(OnOff(false)),
+            _ => Err(()),
         }
     }
 }
@@ -332,6 +354,9 @@ mod tests {
     #[test]
     fn extensions() {
         assert_eq!(parse("set threads 1"), Ok(Command::SetThreads(1)));
+        assert_eq!(parse("set ponder on"), Ok(Command::SetPonder(true)));
+        assert_eq!(parse("set ponder OFF"), Ok(Command::SetPonder(false)));
+        assert!(parse("set ponder maybe").is_err());
         assert_eq!(parse("set hash 16"), Ok(Command::SetHash(16)));
         assert_eq!(
             parse("set selectivity 95"),

@@ -54,6 +54,8 @@ pub struct EngineOptions {
     pub allow_eval_files: bool,
     /// Search threads at start (`set threads` changes it); 1 is the deterministic search.
     pub threads: usize,
+    /// Think on the opponent's time at start (`set ponder` changes it).
+    pub ponder: bool,
 }
 
 impl Default for EngineOptions {
@@ -67,6 +69,7 @@ impl Default for EngineOptions {
             eval: EngineEval::default(),
             allow_eval_files: true,
             threads: 1,
+            ponder: false,
         }
     }
 }
@@ -111,6 +114,15 @@ pub enum Flow {
     Quit,
 }
 
+/// What the last `go` expects: the position it was asked about, the position after the move
+/// it chose, and the position after the reply its principal variation expects.
+#[derive(Clone, Copy, Debug)]
+struct Expected {
+    before: Board,
+    after_ours: Option<Board>,
+    target: Board,
+}
+
 /// The value of a position for the side to move, the line that shows it, the nodes spent and
 /// the midgame depth reached.
 struct Evaluation {
@@ -133,6 +145,10 @@ fn negate(value: Value) -> Value {
 /// The protocol engine: current game, settings and searcher.
 pub struct Engine {
     searcher: Searcher<EngineEval>,
+    /// Whether to think on the opponent's time ([`Engine::ponder`]).
+    ponder: bool,
+    /// What the last `go` expects to happen next, for pondering.
+    expected: Option<Expected>,
     stop: Arc<AtomicBool>,
     game: Game,
     depth: Option<u32>,
@@ -148,11 +164,42 @@ impl Engine {
         Engine {
             stop: searcher.stop_flag(),
             searcher,
+            ponder: options.ponder,
+            expected: None,
             game: Game::default(),
             depth: None,
             contempt: 0,
             options,
         }
+    }
+
+    /// Thinks on the opponent's time, silently, until the stop flag is raised (the session
+    /// loop calls this when it is idle and new input can interrupt it): about the position
+    /// after the reply the last `go` expects, while that reply (or the echo of the engine's
+    /// own move before it) is awaited, and about that position itself once it has been
+    /// reached and `go` is awaited. Anything else (another reply, a new game) is a miss:
+    /// nothing is searched. Off unless `set ponder on`.
+    pub fn ponder(&mut self) {
+        if !self.ponder {
+            return;
+        }
+        let Some(expected) = self.expected else {
+            return;
+        };
+        let current = self.game.position().board;
+        let waiting = current == expected.before || Some(current) == expected.after_ours;
+        if !waiting && current != expected.target {
+            log::debug!("ponder miss");
+            self.expected = None;
+            return;
+        }
+        log::debug!("pondering");
+        let limits = Limits {
+            depth: self.options.depth_cap,
+            nodes: self.options.node_cap,
+            ..Limits::default()
+        };
+        self.searcher.search(&expected.target, &limits, &mut ());
     }
 
     /// The flag that stops whatever the engine is doing; the input thread raises it.
@@ -222,6 +269,10 @@ impl Engine {
                 Ok(())
             }
             Command::Quit => return Ok(Flow::Quit),
+            Command::SetPonder(on) => {
+                self.ponder = on;
+                Ok(())
+            }
             Command::SetSelectivity(setting) => {
                 self.searcher.set_selectivity(setting.0);
                 Ok(())
@@ -326,6 +377,11 @@ impl Engine {
             clock,
         };
         let result = self.searcher.search(&board, &limits, &mut ());
+        self.expected = result.expected_position(&board).map(|target| Expected {
+            before: board,
+            after_ours: board.try_play_move(result.best).ok(),
+            target,
+        });
         let seconds = start.elapsed().as_secs_f64();
         out.send(Response::NodeStats {
             nodes: result.nodes,

@@ -104,6 +104,12 @@ pub trait LineSource {
     /// Whether a line is already waiting (so a search about to start would be stale).
     fn has_pending(&mut self) -> bool;
 
+    /// Whether a new line raises the stop flag by itself, so that the loop may think while
+    /// it waits (pondering). Not for a source read on the loop's own thread.
+    fn interruptible(&self) -> bool {
+        false
+    }
+
     /// Readies `stop` for the next command: lowered, unless a line is already waiting, in which
     /// case it is raised (the command will find itself interrupted at once).
     fn arm(&mut self, stop: &AtomicBool) {
@@ -211,6 +217,10 @@ impl ThreadedInput {
 }
 
 impl LineSource for ThreadedInput {
+    fn interruptible(&self) -> bool {
+        !self.closed
+    }
+
     fn next_input(&mut self) -> Input {
         let input = match self.queue.pop_front() {
             Some(input) => input,

@@ -52,12 +52,16 @@ pub fn run_sync<R: BufRead, W: Write>(
 
 /// Serves the GUI on standard input and output with the default options and evaluator `eval`.
 pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
-    log::info!("evaluator: {}", eval.describe());
-    let options = EngineOptions {
+    run_stdio_with(EngineOptions {
         eval,
         threads: crate::search::available_threads(),
         ..EngineOptions::default()
-    };
+    })
+}
+
+/// Serves the GUI on standard input and output with `options`.
+pub fn run_stdio_with(options: EngineOptions) -> io::Result<()> {
+    log::info!("evaluator: {}", options.eval.describe());
     run(
         io::BufReader::new(io::stdin()),
         io::stdout().lock(),
@@ -99,6 +103,14 @@ pub fn serve<S: LineSource, W: Write>(
         source.arm(&stop);
         if engine.execute(command, &mut out)? == Flow::Quit {
             return Ok(());
+        }
+        // Idle until the next line: think on the opponent's time, if asked to; that line
+        // raises the stop flag.
+        if source.interruptible() {
+            source.arm(&stop);
+            if !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                engine.ponder();
+            }
         }
     }
 }

@@ -217,8 +217,20 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         opponent: u64,
         guess: i32,
     ) -> (i32, Option<Square>) {
+        self.solve_root_mtd_below(player, opponent, guess, 64)
+    }
+
+    /// [`Solver::solve_root_mtd`] when the value is known to be at most `upper` (the next line
+    /// of a multi-PV solve, bounded by the line before): the search starts with that bracket.
+    pub fn solve_root_mtd_below(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        guess: i32,
+        upper: i32,
+    ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
-        let (mut lo, mut hi) = (-64, 64);
+        let (mut lo, mut hi) = (-64, upper.clamp(-64, 64));
         let mut g = (guess.clamp(-64, 64) / 2) * 2;
         let mut best = None;
         self.root_key = hash_bits(player, opponent);

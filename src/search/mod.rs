@@ -103,6 +103,19 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
+impl SearchResult {
+    /// The position the principal variation expects after its first two moves from `root`
+    /// (the move chosen, then the reply), if both are legal and the game goes on there: what
+    /// to ponder on.
+    pub fn expected_position(&self, root: &Board) -> Option<Board> {
+        let [ours, reply, ..] = self.pv[..] else {
+            return None;
+        };
+        let after = root.try_play_move(ours).ok()?.try_play_move(reply).ok()?;
+        (!after.is_game_over()).then_some(after)
+    }
+}
+
 /// Receives progress from a running search. Search itself never prints.
 pub trait Observer {
     /// Called after each completed iteration (midgame depth, WLD solve, exact solve).
@@ -139,6 +152,9 @@ pub struct Searcher<E: Evaluator> {
     threads: usize,
     /// Root moves the current search skips (the lines already found by a multi-PV search).
     excluded: u64,
+    /// The exact value of the previous line of a multi-PV solve: the next line's value is at
+    /// most this.
+    line_bound: Option<i32>,
 }
 
 /// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
@@ -172,6 +188,7 @@ impl<E: Evaluator> Searcher<E> {
             cpu: CpuPath::current(),
             threads: 1,
             excluded: 0,
+            line_bound: None,
         }
     }
 
@@ -428,12 +445,24 @@ impl<E: Evaluator> Searcher<E> {
         let empties = board.empty_count();
         let t0 = Instant::now();
         if let Some(crew) = phase.crew {
-            crew.post(Task::Solve { wld, guess });
+            crew.post(Task::Solve {
+                wld,
+                guess,
+                upper: self.line_bound,
+            });
         }
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
         solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
-        let (score, best) = solve_sequence(&mut solver, p, o, wld, guess);
+        let (score, best) = match self.line_bound {
+            // A later line of a multi-PV solve: the table is full of this position's work, and
+            // the line before bounds the value from above; straight to MTD(f) from that bound
+            // (it also ends the search at once when another move ties the line before). A
+            // midgame guess instead cost 11% more nodes on hard-20 #1-#20: the fail-soft
+            // bounds of each failed pass, read back from the table, guide better.
+            Some(upper) if !wld => solver.solve_root_mtd_below(p, o, upper, upper),
+            _ => solve_sequence(&mut solver, p, o, wld, guess),
+        };
         *phase.nodes += solver.nodes;
         let secs = t0.elapsed().as_secs_f64();
         if solver.nodes > 1_000_000 && secs > 0.0 && phase.crew.is_none() {
@@ -541,7 +570,10 @@ impl<E: Evaluator> Searcher<E> {
         }
         let mut nps = self.solver_nps;
         let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
-            let guess = self.presearch::<C>(board, &mut stopper, &mut nodes, crew);
+            let guess = match self.line_bound {
+                Some(_) => None,
+                None => self.presearch::<C>(board, &mut stopper, &mut nodes, crew),
+            };
             self.solve_phase::<C>(
                 board,
                 wld,

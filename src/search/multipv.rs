@@ -17,7 +17,7 @@ use std::sync::atomic::Ordering;
 use crate::board::{Board, Move};
 use crate::eval::Evaluator;
 
-use super::{Limits, Observer, SearchResult, Searcher};
+use super::{Limits, Observer, SearchResult, Searcher, Value};
 
 impl<E: Evaluator> Searcher<E> {
     /// The best `k` lines of `board`, best first (fewer if it has fewer legal moves, or if the
@@ -56,6 +56,7 @@ impl<E: Evaluator> Searcher<E> {
     ) -> Vec<SearchResult> {
         let legal = board.moves();
         self.excluded = 0;
+        self.line_bound = None;
         if legal == 0 {
             return vec![line(self, observer)];
         }
@@ -70,12 +71,17 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
             self.excluded |= sq.bit();
+            self.line_bound = match result.value {
+                Value::Exact(v) => Some(v),
+                _ => None,
+            };
             lines.push(result);
             if stopped {
                 break;
             }
         }
         self.excluded = 0;
+        self.line_bound = None;
         lines
     }
 }

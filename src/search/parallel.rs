@@ -68,6 +68,8 @@ pub enum Task {
         wld: bool,
         /// The last midgame score, in centi-discs.
         guess: Option<i32>,
+        /// A known upper bound on the value, in discs (a later line of a multi-PV solve).
+        upper: Option<i32>,
     },
     /// The search is over.
     Quit,
@@ -217,11 +219,18 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                     guess = Some(score);
                 }
             }
-            Task::Solve { wld, guess } => {
+            Task::Solve { wld, guess, upper } => {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
                 solver.set_excluded(job.excluded);
-                solve_sequence(&mut solver, p, o, wld, guess);
+                match upper {
+                    Some(upper) if !wld => {
+                        solver.solve_root_mtd_below(p, o, upper, upper);
+                    }
+                    _ => {
+                        solve_sequence(&mut solver, p, o, wld, guess);
+                    }
+                }
                 nodes += solver.nodes;
                 crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);
             }

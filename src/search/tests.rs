@@ -170,3 +170,27 @@ fn a_solve_reports_a_pv_that_plays_perfectly_to_the_end() {
     }
     assert!(checked >= 3, "only {checked} positions had a move");
 }
+
+#[test]
+fn the_expected_position_plays_the_move_and_the_reply() {
+    use crate::square::Square;
+    let start = Board::start();
+    let (f5, d6) = (Move::Place(Square::F5), Move::Place(Square::D6));
+    let result = |pv: Vec<Move>| SearchResult {
+        best: pv[0],
+        value: Value::Heuristic(0),
+        depth: 3,
+        selectivity: None,
+        pv,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    let want = start.play(Square::F5).play(Square::D6);
+    assert_eq!(
+        result(vec![f5, d6, f5]).expected_position(&start),
+        Some(want)
+    );
+    assert_eq!(result(vec![f5]).expected_position(&start), None);
+    // An illegal reply expects nothing.
+    assert_eq!(result(vec![f5, f5]).expected_position(&start), None);
+}
