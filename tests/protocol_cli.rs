@@ -259,7 +259,9 @@ fn session_after_go(args: &[&str]) -> (Duration, String) {
             return line;
         }
     };
-    stdin.write_all(b"nboard 2\nset threads 1\nping 1\n").unwrap();
+    stdin
+        .write_all(b"nboard 2\nset threads 1\nping 1\n")
+        .unwrap();
     until("pong 1");
     stdin.write_all(b"go\n").unwrap();
     let answer = until("=== ");

@@ -151,7 +151,14 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         } else {
             self.pvs(p, o, alpha, beta, depth.max(1), false)
         };
-        // A depth-1 root stores nothing: take the table's move, if it has one.
+        if depth <= 1 && self.root_best.is_none() {
+            // A depth-1 search (one evaluation per move) keeps no move: the first move whose
+            // evaluation is the value is the best (evaluated again, not counted as nodes).
+            self.root_best = squares(C::moves(p, o) & !self.excluded).find(|&sq| {
+                let f = C::flips(sq, p, o);
+                -self.evaluate(o ^ f, p ^ f ^ sq.bit()) == v
+            });
+        }
         let best = self
             .root_best
             .or_else(|| self.tt.probe(self.root_key).and_then(|e| e.best));

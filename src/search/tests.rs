@@ -194,3 +194,28 @@ fn the_expected_position_plays_the_move_and_the_reply() {
     // An illegal reply expects nothing.
     assert_eq!(result(vec![f5, f5]).expected_position(&start), None);
 }
+
+#[test]
+fn a_depth_one_search_plays_the_move_with_the_best_evaluation() {
+    let eval = HandEval::new();
+    for b in endgame::tests::random_positions(40, 8, 0xD1) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let r = Searcher::new(HandEval::new(), 1).search(&b, &limits, &mut ());
+        let Move::Place(sq) = r.best else {
+            panic!("{r:?}")
+        };
+        let best = b
+            .legal_moves()
+            .map(|m| -eval.evaluate(&b.play(m)))
+            .max()
+            .unwrap();
+        assert_eq!(r.value, Value::Heuristic(best));
+        assert_eq!(-eval.evaluate(&b.play(sq)), best, "{r:?}");
+    }
+}
