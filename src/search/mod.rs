@@ -140,7 +140,8 @@ pub struct Searcher<E: Evaluator> {
     eval: E,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
-    /// Endgame solver speed assumed by the time manager, updated from measurements.
+    /// Endgame solver speed of one thread assumed by the time manager, updated from
+    /// measurements (the main thread's own nodes, also in a parallel search).
     solver_nps: f64,
     /// Multi-ProbCut model of the midgame search.
     mpc: MpcModel,
@@ -374,7 +375,8 @@ impl<E: Evaluator> Searcher<E> {
         let mut prev_score = None;
         for depth in 1..=budget.max_depth.max(1) {
             let elapsed = start.elapsed();
-            let kind = budget.solve_kind(empties, *solver_nps, elapsed, depth);
+            let speed = *solver_nps * parallel_speedup(self.threads);
+            let kind = budget.solve_kind(empties, speed, elapsed, depth);
             if kind != SolveKind::None {
                 self.solve_phase::<C>(
                     board,
@@ -465,7 +467,7 @@ impl<E: Evaluator> Searcher<E> {
         };
         *phase.nodes += solver.nodes;
         let secs = t0.elapsed().as_secs_f64();
-        if solver.nodes > 1_000_000 && secs > 0.0 && phase.crew.is_none() {
+        if solver.nodes > 1_000_000 && secs > 0.0 {
             *phase.solver_nps = solver.nodes as f64 / secs;
         }
         if solver.aborted() {
@@ -677,7 +679,7 @@ struct Phase<'s, 'c> {
     nodes: &'s mut u64,
     start: Instant,
     crew: Option<&'c Crew>,
-    /// The solver speed the time manager assumes (updated from a single-threaded solve).
+    /// The solver speed of one thread the time manager assumes (updated from this solve).
     solver_nps: &'s mut f64,
 }
 
@@ -711,6 +713,16 @@ fn solve_sequence<E: Evaluator, C: Cpu>(
         _ if wld => solver.solve_root(p, o, -1, 1),
         _ => solver.solve_root(p, o, -64, 64),
     }
+}
+
+/// How many times faster than one thread the time manager assumes a solve on `threads`
+/// threads to be: 1.8 on two (FFO #40-#49 measured 2.1, docs/PARALLEL.md), with the gain of
+/// each further thread assumed to fall off, as a shared-table search's does.
+fn parallel_speedup(threads: usize) -> f64 {
+    if threads <= 1 {
+        return 1.0;
+    }
+    1.0 + 0.8 * (threads as f64 - 1.0).powf(0.8)
 }
 
 /// The processor's hardware threads, at most [`MAX_THREADS`] (1 if unknown): the default

@@ -219,3 +219,18 @@ fn a_depth_one_search_plays_the_move_with_the_best_evaluation() {
         assert_eq!(-eval.evaluate(&b.play(sq)), best, "{r:?}");
     }
 }
+
+#[test]
+fn the_assumed_parallel_speedup_is_one_alone_and_grows_ever_slower() {
+    assert_eq!(parallel_speedup(1), 1.0);
+    assert!((parallel_speedup(2) - 1.8).abs() < 1e-9);
+    let gains: Vec<f64> = (1..=64)
+        .map(parallel_speedup)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .collect();
+    assert!(gains.iter().all(|&g| g > 0.0));
+    assert!(gains.windows(2).all(|w| w[1] <= w[0] + 1e-12));
+    assert!(parallel_speedup(64) < 64.0);
+}
