@@ -270,40 +270,16 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// The root of a search that skips the moves of `self.excluded`: PVS over the other
     /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
     /// its true value; the children's results are stored as usual.
-    fn root_excluding(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    fn root_excluding(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         let mv = C::moves(p, o) & !self.excluded;
         let tt_move = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
-        let mut best = -INF;
-        let mut cursor = Cursor::new(count);
-        while let Some(c) = cursor.next(&mut list, |_| false) {
-            let sq = Square::from_index_masked(c.sq as u32);
-            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
-            let mut v;
-            if cursor.first() {
-                v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
-            } else {
-                v = -self.nws(cp, co, -alpha - 1, n - 1, false);
-                if v > alpha && v < beta {
-                    v = -self.pvs(cp, co, -beta, -alpha, n - 1, false);
-                }
-            }
-            if self.stopper.stopped() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                self.root_best = Some(sq);
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let Some((best, best_sq)) = self.pvs_moves(p, o, alpha, beta, n, &mut list, count) else {
+            return 0;
+        };
+        self.root_best = best_sq;
         best
     }
 
@@ -329,7 +305,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
 
     /// The body of [`Solver::pvs`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
-    fn pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
+    fn pvs_body(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, passed: bool) -> i32 {
         if n <= SHALLOW_MAX {
             return self.small_window(p, o, alpha, beta, n);
         }
@@ -359,12 +335,35 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
-        let alpha0 = alpha;
+        let Some((best, best_sq)) = self.pvs_moves(p, o, alpha, beta, n, &mut list, count) else {
+            return 0;
+        };
+        self.store(key, best, alpha, beta, n, best_sq);
+        best
+    }
+
+    /// The move loop of a PV node over the first `count` moves of `list`: the first move with
+    /// the full window, the others with a null window and a re-search when one lands inside;
+    /// in a parallel search, the children other threads are searching go last (see
+    /// [`super::busy`]). The best value (fail-soft) and its move, or `None` if the search was
+    /// stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pvs_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &mut MoveList,
+        count: usize,
+    ) -> Option<(i32, Option<Square>)> {
         let mut best = -INF;
         let mut best_sq = None;
         let busy = self.busy.filter(|_| n >= DEFER_MIN_EMPTIES);
         let mut cursor = Cursor::new(count);
-        while let Some(c) = cursor.next(&mut list, |c| {
+        while let Some(c) = cursor.next(list, |c| {
             busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
         }) {
             let sq = Square::from_index_masked(c.sq as u32);
@@ -383,7 +382,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
                 b.leave(k);
             }
             if self.stopper.stopped() {
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -396,8 +395,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
                 }
             }
         }
-        self.store(key, best, alpha0, beta, n, best_sq);
-        best
+        Some((best, best_sq))
     }
 
     /// Alpha-beta over a general window at `n <= SHALLOW_MAX` empties (PV nodes near the end).

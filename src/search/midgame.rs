@@ -168,40 +168,17 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
     /// The root of a search that skips the moves of `self.excluded`: PVS over the other
     /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
     /// its true value; the children's results are stored as usual.
-    fn root_excluding(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+    fn root_excluding(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
         self.nodes += 1;
         let mv = C::moves(p, o) & !self.excluded;
         let tt_move = self.tt.probe(self.root_key).and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, depth, &mut list);
-        let mut best = -INF;
-        let mut cursor = Cursor::new(count);
-        while let Some(c) = cursor.next(&mut list, |_| false) {
-            let sq = Square::from_index_masked(c.sq as u32);
-            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
-            let mut v;
-            if cursor.first() {
-                v = -self.pvs(cp, co, -beta, -alpha, depth - 1, false);
-            } else {
-                v = -self.pvs(cp, co, -alpha - 1, -alpha, depth - 1, false);
-                if v > alpha && v < beta {
-                    v = -self.pvs(cp, co, -beta, -alpha, depth - 1, false);
-                }
-            }
-            if self.stopper.stopped() {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                self.root_best = Some(sq);
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let Some((best, best_sq)) = self.pvs_moves(p, o, alpha, beta, depth, &mut list, count)
+        else {
+            return 0;
+        };
+        self.root_best = best_sq;
         best
     }
 
@@ -213,15 +190,7 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
 
     /// The body of [`Midgame::pvs`], compiled inside its trampoline ([`Cpu::call7`] and the like).
     #[inline(always)]
-    fn pvs_body(
-        &mut self,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        depth: u32,
-        passed: bool,
-    ) -> i32 {
+    fn pvs_body(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32, passed: bool) -> i32 {
         self.nodes += 1;
         if depth == 0 {
             return self.evaluate(p, o);
@@ -275,12 +244,42 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, depth, &mut list);
-        let alpha0 = alpha;
+        let Some((best, best_sq)) = self.pvs_moves(p, o, alpha, beta, depth, &mut list, count)
+        else {
+            return 0;
+        };
+        let bound = Bound::from_window(best, alpha, beta);
+        if key == self.root_key {
+            // The root cannot recur below itself (every move adds a disc; a pass changes the
+            // key), so this is the root's own result.
+            self.root_best = best_sq;
+        }
+        self.tt.store(key, best as i16, bound, depth as u8, best_sq);
+        best
+    }
+
+    /// The move loop of a PV-search node over the first `count` moves of `list`: the first
+    /// move (every move in plain alpha-beta) with the full window, the others with a null
+    /// window and a re-search when one lands inside; in a parallel search, the children other
+    /// threads are searching go last (see [`super::busy`]). The best value (fail-soft) and
+    /// its move, or `None` if the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pvs_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+        list: &mut MoveList,
+        count: usize,
+    ) -> Option<(i32, Option<Square>)> {
         let mut best = -INF;
         let mut best_sq = None;
         let busy = self.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
         let mut cursor = Cursor::new(count);
-        while let Some(c) = cursor.next(&mut list, |c| {
+        while let Some(c) = cursor.next(list, |c| {
             busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
         }) {
             let sq = Square::from_index_masked(c.sq as u32);
@@ -300,7 +299,7 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
                 b.leave(k);
             }
             if self.stopper.stopped() {
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -313,14 +312,7 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
                 }
             }
         }
-        let bound = Bound::from_window(best, alpha0, beta);
-        if key == self.root_key {
-            // The root cannot recur below itself (every move adds a disc; a pass changes the
-            // key), so this is the root's own result.
-            self.root_best = best_sq;
-        }
-        self.tt.store(key, best as i16, bound, depth as u8, best_sq);
-        best
+        Some((best, best_sq))
     }
 
     /// Multi-ProbCut at a null-window node (`alpha`, `alpha + 1`) of `depth`: `Some(bound)`
