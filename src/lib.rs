@@ -64,6 +64,7 @@
 pub mod arena;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod clock;
 pub mod cpu;
 pub mod eval;

@@ -11,14 +11,18 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use othello::board::{Board, Move, Position};
+use othello::book::BookChoice;
 use othello::eval::HandEval;
 use othello::game::{Game, MoveRecord};
 use othello::protocol::{run, run_sync, EngineOptions};
 use othello::search::{Searcher, Value};
 
+/// The engine's options in these tests: a small table, and no opening book, so that `go`
+/// and `hint` search (the book has its own tests in tests/book.rs).
 fn options() -> EngineOptions {
     EngineOptions {
         hash_mb: 1,
+        book: BookChoice::Off,
         ..EngineOptions::default()
     }
 }
@@ -443,7 +447,21 @@ fn go_spends_what_the_game_clock_allows() {
 
 #[test]
 fn learn_quit_eof_and_extensions() {
-    assert_eq!(session("learn\n"), ["learned"]);
+    assert_eq!(
+        session("learn\n"),
+        ["status error: learn: the book is off (set book on)"]
+    );
+    // With the built-in book, the start position is already there: nothing to search.
+    let mut out = Vec::new();
+    let with_book = EngineOptions {
+        book: BookChoice::Default,
+        ..options()
+    };
+    run_sync(Cursor::new(b"learn\n".to_vec()), &mut out, with_book).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "status learning\nlearned\n"
+    );
     assert_eq!(session("quit\nping 1\n"), Vec::<String>::new());
     assert_eq!(
         session("ping 1"),
@@ -744,7 +762,7 @@ fn set_eval_switches_the_evaluator_and_a_bad_file_changes_nothing() {
         .lines()
         .map(str::to_string)
         .collect();
-    assert!(out[0].starts_with("status error: set eval: loading weight files is disabled"));
+    assert!(out[0].starts_with("status error: set eval: loading weight and book files is disabled"));
     assert_eq!(prefix(&out[1]), hand);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -38,11 +38,15 @@ impl Gui {
                 }
             }
         });
-        Gui {
+        let mut gui = Gui {
             stdin: child.stdin.take(),
             child,
             lines,
-        }
+        };
+        // These tests are about searches: no opening book (it answers at once and prints
+        // nothing on success; tests/book.rs has the book's own tests).
+        gui.send("set book off\n");
+        gui
     }
 
     fn send(&mut self, text: &str) {
@@ -260,7 +264,7 @@ fn session_after_go(args: &[&str]) -> (Duration, String) {
         }
     };
     stdin
-        .write_all(b"nboard 2\nset threads 1\nping 1\n")
+        .write_all(b"nboard 2\nset threads 1\nset book off\nping 1\n")
         .unwrap();
     until("pong 1");
     stdin.write_all(b"go\n").unwrap();

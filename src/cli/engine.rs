@@ -312,14 +312,33 @@ pub struct NboardArgs {
     /// Search threads (default: all cores; NBoard: `set threads N`).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
+    /// The opening book: default (the embedded one), off, or a book file (othello or Edax
+    /// format; a file that does not exist starts as a copy of the embedded book, and
+    /// `learn` saves to it). NBoard: `set book ...`.
+    #[arg(long, default_value = "default", value_name = "default|off|FILE")]
+    book: othello::book::BookChoice,
+    /// Play uniformly among the book moves within this many discs of the best (NBoard:
+    /// `set bookrandomness D`).
+    #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
+    book_randomness: f64,
 }
 
 /// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
 pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
+    if !(args.book_randomness.is_finite() && (0.0..=64.0).contains(&args.book_randomness)) {
+        return Err(super::fail(
+            "--book-randomness: expected discs from 0 to 64",
+        ));
+    }
+    args.book
+        .open_owned()
+        .map_err(|e| super::fail(format!("--book {}: {e}", args.book)))?;
     othello::protocol::run_stdio_with(othello::protocol::EngineOptions {
         eval,
         threads: args.threads.unwrap_or_else(available_threads),
         ponder: args.ponder,
+        book: args.book,
+        book_randomness: (args.book_randomness * 100.0).round() as u32,
         ..othello::protocol::EngineOptions::default()
     })?;
     Ok(())

@@ -6,6 +6,7 @@
 //! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
 //! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
 //! - [`games`]: `games stats|convert|export`;
+//! - [`book`]: `book build|evaluate|deviate|merge|stats|show|export|import`;
 //! - [`review`]: `review`, a game judged move by move;
 //! - [`fake`]: the hidden `fake-engine`, an NBoard engine that misbehaves on purpose.
 //!
@@ -13,6 +14,7 @@
 //! everything they compute comes from `othello`'s public API.
 
 pub mod arena;
+pub mod book;
 pub mod commands;
 pub mod engine;
 pub mod fake;
@@ -127,6 +129,12 @@ enum Command {
         #[command(subcommand)]
         command: games::GamesCommand,
     },
+    /// Opening books: build one from game databases, deepen it along its best lines, merge,
+    /// inspect, export and import (plain text or Edax .dat). See docs/BOOK.md.
+    Book {
+        #[command(subcommand)]
+        command: book::BookCommand,
+    },
     /// Review one game of a file (WTHOR .wtb, PGN, GGF, transcript): every move against the
     /// engine's best at the same depth (exact near the end), the loss in discs, each player's
     /// totals and the turning points. A table on stdout, or --json; --html FILE writes a page
@@ -208,6 +216,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
         Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),
         Some(Command::Games { command }) => games::run(command, &mut out),
+        Some(Command::Book { command }) => book::run(command, eval, &mut out),
         Some(Command::Review(args)) => review::review(args, eval, &mut out),
         Some(Command::FakeEngine(args)) => {
             drop(out);

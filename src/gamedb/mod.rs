@@ -298,7 +298,7 @@ fn today() -> (u16, u8, u8) {
 
 /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
 /// `civil_from_days`).
-pub(crate) fn civil_from_days(days: i64) -> (u16, u8, u8) {
+pub fn civil_from_days(days: i64) -> (u16, u8, u8) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -13,8 +13,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::board::{Board, Move};
+use crate::book::{Book, BookChoice};
 use crate::clock::{FORCED_MOVE_TIME_MS, MATCH_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice};
+use crate::rng::SplitMix64;
 use crate::search::tt::SHARED_HASH_MB;
 use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
 
@@ -39,6 +41,11 @@ pub struct EngineSettings {
     /// Think on the opponent's time about the expected reply (`ponder=on`; off by default,
     /// and never with a fixed depth, where it could not change a move).
     pub ponder: bool,
+    /// The opening book (`book=default|off|PATH`; the embedded book by default).
+    pub book: BookChoice,
+    /// Play uniformly among the book moves within this many centi-discs of the best
+    /// (`book-random=DISCS`; 0 by default: the best).
+    pub book_randomness: u32,
 }
 
 impl Default for EngineSettings {
@@ -51,6 +58,8 @@ impl Default for EngineSettings {
             selectivity: DEFAULT_SELECTIVITY,
             threads: 1,
             ponder: false,
+            book: BookChoice::Default,
+            book_randomness: 0,
         }
     }
 }
@@ -60,29 +69,45 @@ pub struct EnginePlayer {
     /// Shared with the pondering thread, which holds it while it thinks.
     searcher: Arc<Mutex<Searcher<EngineEval>>>,
     ponderer: Ponderer,
+    book: Option<Arc<Book>>,
+    /// Draws among near-equal book moves; reseeded by each game's seed.
+    rng: SplitMix64,
     settings: EngineSettings,
     name: String,
 }
 
 impl EnginePlayer {
     /// An engine limited by `settings`, called `name`. Fails when the evaluator named by
-    /// `settings.eval` cannot be loaded.
+    /// `settings.eval`, or the book named by `settings.book`, cannot be loaded.
     pub fn new(settings: EngineSettings, name: String) -> Result<EnginePlayer, PlayerError> {
         let eval = settings
             .eval
             .load()
             .map_err(|e| PlayerError::Eval(e.to_string()))?;
-        Ok(EnginePlayer::with_eval(settings, eval, name))
+        let book = settings
+            .book
+            .load()
+            .map_err(|e| PlayerError::Eval(format!("book {}: {e}", settings.book)))?;
+        let mut player = EnginePlayer::with_eval(settings, eval, name);
+        player.book = book;
+        Ok(player)
     }
 
-    /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`.
+    /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`. A
+    /// book file that cannot be read is logged and left out.
     pub fn with_eval(settings: EngineSettings, eval: EngineEval, name: String) -> EnginePlayer {
+        let book = settings.book.load().unwrap_or_else(|e| {
+            log::warn!("book {}: {e}; playing without a book", settings.book);
+            None
+        });
         let mut searcher = Searcher::new(eval, settings.hash_mb.max(1));
         searcher.set_selectivity(settings.selectivity);
         searcher.set_threads(settings.threads);
         EnginePlayer {
             searcher: Arc::new(Mutex::new(searcher)),
             ponderer: Ponderer::default(),
+            book,
+            rng: SplitMix64::new(0),
             settings,
             name,
         }
@@ -120,7 +145,8 @@ impl Player for EnginePlayer {
         &self.name
     }
 
-    fn new_game(&mut self, _seed: u64) -> Result<(), PlayerError> {
+    fn new_game(&mut self, seed: u64) -> Result<(), PlayerError> {
+        self.rng = SplitMix64::new(seed ^ 0xB00C_B00C_B00C_B00C);
         self.ponderer.finish(&Board::start());
         self.searcher().clear();
         Ok(())
@@ -131,6 +157,18 @@ impl Player for EnginePlayer {
         self.ponderer.finish(&board);
         if board.moves() == 0 {
             return Ok(Choice::new(Move::Pass));
+        }
+        let randomness = self.settings.book_randomness;
+        if let Some(m) = self
+            .book
+            .as_ref()
+            .and_then(|b| b.choose(&board, randomness, &mut self.rng))
+        {
+            return Ok(Choice {
+                mv: m.mv,
+                eval: Some(f64::from(m.value) / 100.0),
+                elapsed: None,
+            });
         }
         let limits = self.limits(turn);
         let result = {

@@ -12,6 +12,8 @@
 //! iago:<depth>
 //! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB | threads=N
 //!                                             | ponder=on|off
+//!                                             | book=default|off|<book file>
+//!                                             | book-random=DISCS
 //!                                             | eval=default|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
@@ -36,6 +38,7 @@ use super::engine::{EnginePlayer, EngineSettings};
 use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
+use crate::book::BookChoice;
 use crate::eval::EvalChoice;
 use crate::search::tt::MAX_SHARED_HASH_MB;
 use crate::search::{SelectivitySetting, MAX_THREADS};
@@ -93,8 +96,9 @@ pub enum SpecError {
     /// An engine option that is unknown or malformed.
     #[error(
         "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
-         threads=N, ponder=on|off, eval=default|hand|<weight file> or \
-         selectivity=73|87|95|98|99|100"
+         threads=N, ponder=on|off, eval=default|hand|<weight file>, \
+         selectivity=73|87|95|98|99|100, book=default|off|<book file> or \
+         book-random=DISCS"
     )]
     EngineOption(String),
     /// An `nboard:` spec without `=` or with an empty command.
@@ -176,6 +180,16 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             "selectivity" => match value.parse::<SelectivitySetting>() {
                 Ok(setting) => settings.selectivity = setting.0,
                 Err(_) => return Err(bad()),
+            },
+            "book" if !value.is_empty() => {
+                let Ok(choice) = value.parse::<BookChoice>();
+                settings.book = choice;
+            }
+            "book-random" => match value.parse::<f64>() {
+                Ok(d) if d.is_finite() && (0.0..=64.0).contains(&d) => {
+                    settings.book_randomness = (d * 100.0).round() as u32
+                }
+                _ => return Err(bad()),
             },
             // A path may not contain ',' here (it separates options).
             "eval" if !value.is_empty() => {
@@ -307,6 +321,12 @@ impl fmt::Display for PlayerSpec {
                 if s.ponder {
                     options.push("ponder=on".to_string());
                 }
+                if s.book != BookChoice::Default {
+                    options.push(format!("book={}", s.book));
+                }
+                if s.book_randomness != 0 {
+                    options.push(format!("book-random={}", s.book_randomness as f64 / 100.0));
+                }
                 if s.eval != EvalChoice::Default {
                     options.push(format!("eval={}", s.eval));
                 }
@@ -356,6 +376,8 @@ mod tests {
             "engine:depth=4,time=2,hash=8",
             "engine:time=2,threads=2",
             "engine:time=4,ponder=on",
+            "engine:book=off",
+            "engine:book=my.book,book-random=1.5",
             "engine:depth=8,eval=hand",
             "engine:selectivity=95",
             "engine:time=1,selectivity=100",

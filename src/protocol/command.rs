@@ -10,6 +10,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::board::{ParseBoardError, Position};
+use crate::book::BookChoice;
 use crate::eval::EvalChoice;
 use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
 use crate::search::SelectivitySetting;
@@ -49,6 +50,11 @@ pub enum Command {
     SetSelectivity(SelectivitySetting),
     /// Extension `set ponder on|off`: think on the opponent's time.
     SetPonder(bool),
+    /// Extension `set book <on|off|default|path>`: the opening book (`on` = the embedded one).
+    SetBook(BookChoice),
+    /// Extension `set bookrandomness <discs>`: play uniformly among the book moves within
+    /// this many discs of the best (0: always the best).
+    SetBookRandomness(u32),
     /// Extension `setboard <board string>`: a new game from this position.
     SetBoard(Position),
     /// Extension `print`: show the board.
@@ -68,7 +74,10 @@ pub enum CommandError {
     #[error("unknown command {0:?} (try help)")]
     Unknown(String),
     /// `set` with a variable we do not have.
-    #[error("unknown variable {0:?} for set (depth, game, contempt, threads, hash)")]
+    #[error(
+        "unknown variable {0:?} for set (depth, game, contempt, threads, hash, ponder, \
+         selectivity, eval, book, bookrandomness)"
+    )]
     UnknownVariable(String),
     /// An argument is missing.
     #[error("{command}: missing {what}")]
@@ -277,6 +286,21 @@ impl FromStr for Command {
                             "73, 87, 95, 98, 99 or 100 (percent)",
                         )?;
                         a.end(Command::SetSelectivity(setting))
+                    }
+                    "book" => {
+                        let text =
+                            args("set book").rest_of_line("on, off, default or a book file")?;
+                        let Ok(choice) = text.parse::<BookChoice>();
+                        Ok(Command::SetBook(choice))
+                    }
+                    "bookrandomness" | "book-randomness" => {
+                        let mut a = args("set bookrandomness");
+                        let d = a.number(
+                            "the randomness in discs",
+                            |d: &f64| d.is_finite() && (0.0..=64.0).contains(d),
+                            "discs from 0 to 64",
+                        )?;
+                        a.end(Command::SetBookRandomness((d * 100.0).round() as u32))
                     }
                     "eval" => {
                         let text =

@@ -15,10 +15,13 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::board::{Board, Move};
+use crate::book::build::learn_game;
+use crate::book::{BookChoice, OwnedBook};
 use crate::clock::{FORCED_MOVE_TIME_MS, NBOARD_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError};
 use crate::perft::perft;
+use crate::rng::SplitMix64;
 use crate::search::tt::{TranspositionTable, MAX_SHARED_HASH_MB};
 use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value, MAX_THREADS};
 
@@ -56,6 +59,11 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Think on the opponent's time at start (`set ponder` changes it).
     pub ponder: bool,
+    /// The opening book at start (`set book` changes it; also subject to
+    /// `allow_eval_files` for files).
+    pub book: BookChoice,
+    /// Book randomness at start, centi-discs (`set bookrandomness` changes it).
+    pub book_randomness: u32,
 }
 
 impl Default for EngineOptions {
@@ -70,9 +78,20 @@ impl Default for EngineOptions {
             allow_eval_files: true,
             threads: 1,
             ponder: false,
+            book: BookChoice::Default,
+            book_randomness: 0,
         }
     }
 }
+
+/// `learn` adds a game's positions up to this many moves from the start.
+pub const LEARN_PLIES: u32 = 24;
+
+/// The table of `learn`'s own searcher, MiB.
+const LEARN_HASH_MB: usize = 16;
+
+/// The leaf search depth of `learn` when the book does not record one.
+pub const LEARN_DEPTH: u8 = 12;
 
 /// Why the engine refused a well-formed command.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -100,9 +119,19 @@ pub enum EngineError {
     /// `set eval` with a file that cannot be used (the current evaluator is kept).
     #[error("set eval: {0} (the current evaluator is kept)")]
     Eval(String),
-    /// `set eval` with a file when file loading is switched off.
-    #[error("set eval: loading weight files is disabled in this session")]
-    EvalFilesDisabled,
+    /// `set book` with a book that cannot be used (the current book is kept).
+    #[error("set book: {0} (the current book is kept)")]
+    Book(String),
+    /// `learn` without a book.
+    #[error("learn: the book is off (set book on)")]
+    NoBook,
+    /// `learn` could not save the book.
+    #[error("learn: {0}")]
+    LearnSave(String),
+    /// `set eval` or `set book` (the command named) with a file when file loading is
+    /// switched off.
+    #[error("{0}: loading weight and book files is disabled in this session")]
+    FilesDisabled(&'static str),
 }
 
 /// What the session loop does after a command.
@@ -153,6 +182,12 @@ pub struct Engine {
     game: Game,
     depth: Option<u32>,
     contempt: i32,
+    /// The opening book (`None`: off).
+    book: Option<OwnedBook>,
+    /// Book randomness in centi-discs.
+    book_randomness: u32,
+    /// Draws among near-equal book moves.
+    rng: SplitMix64,
     options: EngineOptions,
 }
 
@@ -161,7 +196,14 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
         searcher.set_threads(options.threads);
+        let book = options.book.open_owned().unwrap_or_else(|e| {
+            log::warn!("book {}: {e}; playing without a book", options.book);
+            None
+        });
         Engine {
+            book,
+            book_randomness: options.book_randomness,
+            rng: SplitMix64::new(0x0B00_C0DE),
             stop: searcher.stop_flag(),
             searcher,
             ponder: options.ponder,
@@ -260,8 +302,20 @@ impl Engine {
                 out.send(Response::Pong(n))?;
                 Ok(())
             }
-            Command::Learn => {
-                out.send(Response::Learned)?;
+            Command::Learn => self.learn(out)?,
+            Command::SetBook(BookChoice::File(_)) if !self.options.allow_eval_files => {
+                Err(EngineError::FilesDisabled("set book"))
+            }
+            Command::SetBook(choice) => match choice.open_owned() {
+                Ok(book) => {
+                    log::info!("book: {choice}");
+                    self.book = book;
+                    Ok(())
+                }
+                Err(e) => Err(EngineError::Book(e.to_string())),
+            },
+            Command::SetBookRandomness(centi) => {
+                self.book_randomness = centi;
                 Ok(())
             }
             Command::Analyze => {
@@ -295,7 +349,7 @@ impl Engine {
                 Ok(())
             }
             Command::SetEval(EvalChoice::File(_)) if !self.options.allow_eval_files => {
-                Err(EngineError::EvalFilesDisabled)
+                Err(EngineError::FilesDisabled("set eval"))
             }
             Command::SetEval(choice) => match choice.load() {
                 Ok(eval) => {
@@ -363,8 +417,21 @@ impl Engine {
             })?;
             return Ok(Ok(()));
         }
-        out.send(Response::Status("thinking".into()))?;
         let start = Instant::now();
+        if let Some(m) = self
+            .book
+            .as_ref()
+            .and_then(|b| b.book.choose(&board, self.book_randomness, &mut self.rng))
+        {
+            self.expected = None;
+            out.send(Response::BestMove {
+                mv: m.mv,
+                eval: Some(f64::from(m.value) / 100.0),
+                seconds: Some(start.elapsed().as_secs_f64()),
+            })?;
+            return Ok(Ok(()));
+        }
+        out.send(Response::Status("thinking".into()))?;
         let clock = self.game.clock();
         let mut move_time = clock.is_none().then_some(self.options.default_move_time);
         if board.moves().count_ones() == 1 {
@@ -403,6 +470,22 @@ impl Engine {
             return out.send(Response::Status(
                 "the game is over: nothing to analyse".into(),
             ));
+        }
+        let book_moves = self.book.as_ref().map(|b| b.book.moves(&board));
+        if let Some(moves) = book_moves.filter(|m| !m.is_empty()) {
+            for m in moves.iter().take(k.max(1) as usize) {
+                out.send(Response::Book {
+                    mv: m.mv,
+                    eval: f64::from(m.value) / 100.0,
+                    games: m.games,
+                    depth: if m.exact {
+                        Depth::Exact
+                    } else {
+                        Depth::Plies(u32::from(m.depth))
+                    },
+                })?;
+            }
+            return out.send(Response::Status(String::new()));
         }
         out.send(Response::Status("analysing".into()))?;
         let start = Instant::now();
@@ -467,6 +550,40 @@ impl Engine {
             Some(e) => Err(e),
             None => Ok(results.iter().map(|r| r.nodes).sum()),
         }
+    }
+
+    /// `learn`: adds the game's positions (up to [`LEARN_PLIES`] moves from the start) to the
+    /// book, searches the leaves that became pending, negamaxes, saves the book if it came
+    /// from a file, and answers `learned`.
+    fn learn<W: Write>(&mut self, out: &mut Responder<W>) -> io::Result<Result<(), EngineError>> {
+        let Some(owned) = self.book.as_mut() else {
+            return Ok(Err(EngineError::NoBook));
+        };
+        out.send(Response::Status("learning".into()))?;
+        let boards: Vec<Board> = self.game.positions().iter().map(|p| p.board).collect();
+        let depth = match owned.book.depth {
+            0 => LEARN_DEPTH,
+            d => d,
+        };
+        let depth = self
+            .options
+            .depth_cap
+            .map_or(depth, |c| depth.min(c.min(60) as u8));
+        // A searcher of its own, which new input does not stop: a learned game is a few
+        // dozen short searches (about a second), and an interrupted one would stay pending.
+        let mut searcher = Searcher::new(self.searcher.evaluator().clone(), LEARN_HASH_MB);
+        let touched = learn_game(&mut owned.book, &boards, LEARN_PLIES, &mut searcher, depth);
+        log::info!(
+            "learn: {} book positions added or re-searched",
+            touched.len()
+        );
+        if let Some(path) = &owned.save_to {
+            if let Err(e) = crate::book::file::save(&owned.book, path) {
+                return Ok(Err(EngineError::LearnSave(e.to_string())));
+            }
+        }
+        out.send(Response::Learned)?;
+        Ok(Ok(()))
     }
 
     /// The value of `board` for its side to move, also when it must pass or the game is over.
@@ -633,10 +750,12 @@ const HELP: &[&str] = &[
     "set depth <n>             deepest midgame search (answers set myname othello<n>)",
     "set game <GGF>            replace the game; set contempt <centi-discs>",
     "move <mv>[/<eval>[/<s>]]  append a move (F5, f5, PA)",
-    "hint <k>                  analyse: search lines for the best k moves",
-    "go                        choose a move: === <move>/<eval>/<seconds>",
-    "ping <n>                  answer pong <n>; learn, analyze, quit",
+    "hint <k>                  analyse: book lines, or search lines for the best k moves",
+    "go                        choose a move (from the book if it can): === <move>/<eval>/<s>",
+    "learn                     add the game to the book (saved if it is a file): learned",
+    "ping <n>                  answer pong <n>; analyze, quit",
     "extensions: setboard <board string>, print, perft <n>, eval,",
     "            set threads <n>, set hash <MiB>, set eval <file|default|hand>,",
-    "            set selectivity <73|87|95|98|99|100>, help",
+    "            set selectivity <73|87|95|98|99|100>, set ponder <on|off>,",
+    "            set book <on|off|default|file>, set bookrandomness <discs>, help",
 ];

@@ -77,6 +77,17 @@ pub enum Response {
         /// How deep, or what kind of solve.
         depth: Depth,
     },
+    /// `book <move> <eval> <games> <depth>`: one hint line from the opening book.
+    Book {
+        /// The book move.
+        mv: Move,
+        /// Its value in discs for the side to move.
+        eval: f64,
+        /// Games of the book that played it (kept below 2^31, as NBoard parses an int).
+        games: u32,
+        /// The depth of the search behind the value, or `100%` for an exact one.
+        depth: Depth,
+    },
     /// `nodestats <nodes> <seconds>`: the work of the last search.
     NodeStats {
         /// Nodes searched.
@@ -152,6 +163,17 @@ impl fmt::Display for Response {
                 }
                 write!(f, " {} 0 {depth}", discs(*eval))
             }
+            Response::Book {
+                mv,
+                eval,
+                games,
+                depth,
+            } => write!(
+                f,
+                "book {mv:#} {} {} {depth}",
+                discs(*eval),
+                (*games).min(i32::MAX as u32)
+            ),
             Response::NodeStats { nodes, seconds: s } => {
                 write!(f, "nodestats {nodes} {}", seconds(*s))
             }

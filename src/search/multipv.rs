@@ -46,6 +46,25 @@ impl<E: Evaluator> Searcher<E> {
         self.lines(board, k, observer, |s, obs| s.solve(board, wld, obs))
     }
 
+    /// A search of `board` that skips the root moves in `excluded` (the best of the other
+    /// moves, at the depth `limits` allow): what an opening book asks when it values the best
+    /// move that leaves the book. `excluded` must leave at least one legal move, or be 0.
+    /// The root's table entry is not written meanwhile.
+    pub fn search_excluding(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        excluded: u64,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
+        debug_assert!(excluded == 0 || board.moves() & !excluded != 0);
+        self.excluded = excluded & board.moves();
+        self.line_bound = None;
+        let result = self.search(board, limits, observer);
+        self.excluded = 0;
+        result
+    }
+
     /// Runs `line` once per line, excluding the moves found so far.
     fn lines<O: Observer>(
         &mut self,
