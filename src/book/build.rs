@@ -284,6 +284,30 @@ pub fn evaluate(
     }
 }
 
+/// Makes pending the leaves of the positions with at least `min_games` games whose leaf was
+/// searched shallower than `depth` (and is not exact), recording each in `journal`, so that
+/// [`evaluate`] searches them again at `depth`. Returns how many.
+pub fn mark_shallow(
+    book: &mut Book,
+    journal: &mut Journal,
+    depth: u8,
+    min_games: u32,
+) -> Result<usize, BookError> {
+    let shallow: Vec<Board> = book
+        .iter()
+        .filter(|(_, e)| {
+            e.games >= min_games
+                && matches!(e.leaf, LeafState::Move(l) if !l.exact && l.depth < depth)
+        })
+        .map(|(b, _)| *b)
+        .collect();
+    for board in &shallow {
+        book.set_leaf(board, LeafState::Pending);
+        journal.record_from(book, board)?;
+    }
+    Ok(shallow.len())
+}
+
 /// The settings of [`deviate`].
 #[derive(Clone, Debug)]
 pub struct DeviateSettings {

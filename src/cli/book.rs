@@ -49,6 +49,17 @@ pub enum BookCommand {
         #[command(flatten)]
         search: SearchArgs,
     },
+    /// Search again, at --depth, the leaves searched shallower (of the positions with at least
+    /// --min-games games), then negamax. Resumable.
+    Deepen {
+        /// The book file.
+        book: PathBuf,
+        /// Only positions that at least this many games reached.
+        #[arg(long, default_value_t = 0)]
+        min_games: u32,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
     /// Deepen a book along its best lines: follow every move within --tolerance of the best
     /// from the start position, add the positions of those that leave the book (up to
     /// --plies moves from the start), search them, negamax, and repeat. Resumable.
@@ -241,6 +252,28 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                 out,
                 "{n} leaves searched at depth {} in {:.1} s",
                 settings.depth,
+                t.elapsed().as_secs_f64()
+            )?;
+            print_summary(&book, out)
+        }
+        BookCommand::Deepen {
+            book: path,
+            min_games,
+            search,
+        } => {
+            let Some(depth) = search.depth else {
+                return Err(fail("book deepen: --depth is required"));
+            };
+            let (mut book, mut journal) = open_for_work(&path)?;
+            let marked = build::mark_shallow(&mut book, &mut journal, depth, min_games)?;
+            let settings = search.settings(depth, &eval);
+            let t = Instant::now();
+            let n = build::evaluate(&mut book, &mut journal, &settings, &stop)?;
+            book.depth = book.depth.max(depth);
+            journal.compact(&mut book)?;
+            writeln!(
+                out,
+                "{marked} leaves to deepen; {n} searched at depth {depth} in {:.1} s",
                 t.elapsed().as_secs_f64()
             )?;
             print_summary(&book, out)
