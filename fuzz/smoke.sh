@@ -15,7 +15,7 @@ shift || true
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
-    targets=(board_string square obf_line random_play protocol_line ggf gamedb)
+    targets=(board_string square obf_line random_play protocol_line ggf gamedb book)
 fi
 
 cargo +nightly fuzz build

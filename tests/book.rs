@@ -135,6 +135,23 @@ fn build_export_import_and_round_trips() {
             "Edax keeps moves and whole-disc values"
         );
     }
+    // Merging a book with its own copy: the same positions, every game counted twice, the
+    // same values.
+    let merged = dir.join("m.book");
+    run(&[
+        "book",
+        "merge",
+        p,
+        from_txt.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let m = file::load(&merged).unwrap();
+    assert_eq!(m.len(), book.len());
+    for (board, e) in book.iter() {
+        let both = m.get(board).unwrap();
+        assert_eq!((both.games, both.value), (2 * e.games, e.value));
+    }
     // Stats and show name the start position's moves.
     let stats = run(&["book", "stats", p]);
     assert!(
@@ -376,4 +393,48 @@ fn nboard_hints_plays_and_learns_from_the_book() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--book"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The fuzz target `book`'s checks (fuzz/fuzz_targets/book.rs) on random mutations of its
+/// seeds: byte changes, cuts and insertions never make a reader panic, and what a reader
+/// accepts has legal moves and reads back the same after writing.
+#[test]
+fn mutated_books_never_panic() {
+    let seeds: Vec<Vec<u8>> = ["book", "edax", "text"]
+        .iter()
+        .map(|n| std::fs::read(format!("fuzz/seeds/book/{n}")).unwrap())
+        .collect();
+    let mut rng = SplitMix64::new(17);
+    let mut accepted = 0;
+    for round in 0..3000 {
+        let mut data = seeds[round % 3].clone();
+        for _ in 0..1 + rng.below(4) {
+            let i = rng.below(data.len() as u64) as usize;
+            match rng.below(4) {
+                0 => data[i] ^= 1 << rng.below(8),
+                1 => data[i] = rng.below(256) as u8,
+                2 => data.truncate(i.max(1)),
+                _ => data.insert(i, rng.below(256) as u8),
+            }
+        }
+        let rest = &data[1..];
+        let book = match data[0] % 3 {
+            0 => file::from_bytes(rest).ok(),
+            1 => othello::book::edax::from_edax_bytes(rest).ok(),
+            _ => std::str::from_utf8(rest)
+                .ok()
+                .and_then(|t| othello::book::text::from_text(t).ok()),
+        };
+        if let Some(book) = book {
+            accepted += 1;
+            for (board, _) in book.iter() {
+                for m in book.moves(board) {
+                    assert!(board.try_play_move(m.mv).is_ok());
+                }
+            }
+            let again = file::from_bytes(&file::to_bytes(&book)).unwrap();
+            assert_eq!(again.sorted(), book.sorted());
+        }
+    }
+    assert!(accepted > 0, "some mutations stay valid");
 }

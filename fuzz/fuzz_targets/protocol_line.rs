@@ -22,6 +22,7 @@ const RESPONSES: &[&str] = &[
     "set",
     "===",
     "search",
+    "book",
     "nodestats",
     "analysis",
     "learned",
