@@ -288,30 +288,7 @@ mod tests {
 
     const DATE: EdaxDate = (2026, 11, 24, 12, 0, 0);
 
-    /// A small book: the start (closed), f5 (leaf d6 searched), f5 d6 (leaf c3), f5 f6.
-    fn sample() -> Book {
-        let start = Board::start();
-        let a = start.play("f5".parse().unwrap());
-        let b = a.play("d6".parse().unwrap());
-        let c = a.play("f6".parse().unwrap());
-        let mut book = Book::new(12);
-        book.add_game(&[start, a, b], 60);
-        book.add_game(&[start, a, c], 60);
-        book.set_leaf(&start, LeafState::Closed);
-        let leaf = |mv: &str, value, depth| {
-            LeafState::Move(Leaf {
-                mv: mv.parse().unwrap(),
-                value,
-                depth,
-                exact: false,
-            })
-        };
-        book.set_leaf(&a, leaf("f4", -250, 12));
-        book.set_leaf(&b, leaf("c3", -100, 12));
-        book.set_leaf(&c, leaf("e6", 300, 11));
-        book.negamax();
-        book
-    }
+    use crate::book::sample_book as sample;
 
     /// The moves with their values in whole discs, in a fixed order (rounding makes ties).
     fn rounded(moves: &[BookMove]) -> Vec<(String, i8, bool)> {

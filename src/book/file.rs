@@ -425,26 +425,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
 mod tests {
     use super::*;
 
-    fn sample() -> Book {
-        let start = Board::start();
-        let a = start.play("f5".parse().unwrap());
-        let b = a.play("d6".parse().unwrap());
-        let mut book = Book::new(10);
-        book.source = 77;
-        book.add_game(&[start, a, b], 60);
-        book.set_leaf(&start, LeafState::Closed);
-        book.set_leaf(
-            &b,
-            LeafState::Move(Leaf {
-                mv: "c3".parse().unwrap(),
-                value: -123,
-                depth: 10,
-                exact: false,
-            }),
-        );
-        book.negamax();
-        book
-    }
+    use crate::book::sample_book as sample;
 
     #[test]
     fn bytes_round_trip() {
@@ -452,7 +433,7 @@ mod tests {
         let bytes = to_bytes(&book);
         let back = from_bytes(&bytes).unwrap();
         assert_eq!(back.sorted(), book.sorted());
-        assert_eq!((back.depth, back.source), (10, 77));
+        assert_eq!((back.depth, back.source), (12, 77));
         assert_eq!(to_bytes(&back), bytes);
     }
 

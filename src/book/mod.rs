@@ -606,6 +606,35 @@ impl Book {
     }
 }
 
+/// A small book for the unit tests of the book modules: the start (closed), f5 (leaf f4 at
+/// −2.50), f5 d6 (leaf c3 at −1.00) and f5 f6 (leaf e6 at +3.00, depth 11); leaf depth 12,
+/// source 77.
+#[cfg(test)]
+pub(crate) fn sample_book() -> Book {
+    let start = Board::start();
+    let a = start.play(Square::F5);
+    let b = a.play(Square::D6);
+    let c = a.play(Square::F6);
+    let mut book = Book::new(12);
+    book.source = 77;
+    book.add_game(&[start, a, b], 60);
+    book.add_game(&[start, a, c], 60);
+    book.set_leaf(&start, LeafState::Closed);
+    let leaf = |sq: Square, value, depth| {
+        LeafState::Move(Leaf {
+            mv: Move::Place(sq),
+            value,
+            depth,
+            exact: false,
+        })
+    };
+    book.set_leaf(&a, leaf(Square::F4, -250, 12));
+    book.set_leaf(&b, leaf(Square::C3, -100, 12));
+    book.set_leaf(&c, leaf(Square::E6, 300, 11));
+    book.negamax();
+    book
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,32 +229,13 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                 let book = build::book_from_skeleton(&skeleton, depth, source);
                 file::save(&book, &path)?;
             }
-            let (mut book, mut journal) = open_for_work(&path)?;
-            let settings = search.settings(depth, &eval);
-            let t1 = Instant::now();
-            let n = build::evaluate(&mut book, &mut journal, &settings, &stop)?;
-            journal.compact(&mut book)?;
-            writeln!(
-                out,
-                "{n} leaves searched at depth {} in {:.1} s",
-                settings.depth,
-                t1.elapsed().as_secs_f64()
-            )?;
-            print_summary(&book, out)
+            let (book, journal) = open_for_work(&path)?;
+            evaluate_and_report(book, journal, &search.settings(depth, &eval), out)
         }
         BookCommand::Evaluate { book: path, search } => {
-            let (mut book, mut journal) = open_for_work(&path)?;
+            let (book, journal) = open_for_work(&path)?;
             let settings = search.settings(book.depth, &eval);
-            let t = Instant::now();
-            let n = build::evaluate(&mut book, &mut journal, &settings, &stop)?;
-            journal.compact(&mut book)?;
-            writeln!(
-                out,
-                "{n} leaves searched at depth {} in {:.1} s",
-                settings.depth,
-                t.elapsed().as_secs_f64()
-            )?;
-            print_summary(&book, out)
+            evaluate_and_report(book, journal, &settings, out)
         }
         BookCommand::Deepen {
             book: path,
@@ -384,6 +365,25 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             print_summary(&book, out)
         }
     }
+}
+
+/// Searches the pending leaves of `book`, folds the journal into the book file, and reports.
+fn evaluate_and_report(
+    mut book: Book,
+    mut journal: Journal,
+    settings: &SearchSettings,
+    out: &mut impl Write,
+) -> CliResult {
+    let t = Instant::now();
+    let n = build::evaluate(&mut book, &mut journal, settings, &AtomicBool::new(false))?;
+    journal.compact(&mut book)?;
+    writeln!(
+        out,
+        "{n} leaves searched at depth {} in {:.1} s",
+        settings.depth,
+        t.elapsed().as_secs_f64()
+    )?;
+    print_summary(&book, out)
 }
 
 /// The position after a transcript of moves from the start (`f5d6c3`; passes implicit).
