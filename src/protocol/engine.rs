@@ -569,8 +569,8 @@ impl Engine {
             .options
             .depth_cap
             .map_or(depth, |c| depth.min(c.min(60) as u8));
-        // A searcher of its own, which new input does not stop: a learned game is a few
-        // dozen short searches (about a second), and an interrupted one would stay pending.
+        // A searcher of its own, which new input does not stop: a learned game is at most a
+        // few dozen searches (seconds), and an interrupted one would stay pending.
         let mut searcher = Searcher::new(self.searcher.evaluator().clone(), LEARN_HASH_MB);
         let touched = learn_game(&mut owned.book, &boards, LEARN_PLIES, &mut searcher, depth);
         log::info!(
