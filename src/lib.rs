@@ -25,6 +25,8 @@
 //!   [`arena`]: games between them, matches, tournaments, statistics.
 //! - [`quality`]: the move-quality benchmark against exact per-move scores; [`learn`]: the
 //!   evaluation trainer (self-play, labelling, fitting, calibration).
+//! - [`book`]: the opening book (positions under symmetry, leaves valued by search, negamax;
+//!   its file, journal, text and Edax formats; building and deviation).
 //! - [`review`]: game review, every move of a recorded game against the engine's best (exact
 //!   near the end), with its terminal, JSON and HTML reports.
 //!
@@ -35,8 +37,8 @@
 //! [`Move`], [`Square`], [`bitboard`], [`movegen`], [`flip`]), the search ([`search::Searcher`]
 //! with [`search::Limits`] and an [`search::Observer`]; `solve` for exact values), the
 //! evaluators ([`eval`], including loading weight files), the file formats ([`obf`], [`game`]
-//! for GGF, [`gamedb`] for WTHOR, PGN and transcripts), [`clock`], [`cpu`], [`perft`], [`xot`]
-//! and [`rng`]. The engine's tools are public because the binary is built on them, and are
+//! for GGF, [`gamedb`] for WTHOR, PGN and transcripts), the opening book ([`book`]), [`clock`],
+//! [`cpu`], [`perft`], [`xot`] and [`rng`]. The engine's tools are public because the binary is built on them, and are
 //! documented, but they follow the binary's needs rather than a stability promise: [`arena`]
 //! and [`players`] (matches), [`protocol`] (NBoard), [`quality`], [`learn`] and
 //! [`mod@reference`] (the test oracle). Search internals are private, or hidden from the

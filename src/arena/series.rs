@@ -7,7 +7,7 @@
 //! from game to game, and restarts it after a fault.
 //!
 //! Reproducibility: every game's seed derives from the series seed and the game's number, and
-//! players forget earlier games at [`Player::new_game`](crate::players::Player::new_game), so a
+//! players forget earlier games at [`crate::players::Player::new_game`], so a
 //! game's moves do not depend on which worker played it or when. With deterministic players
 //! (PAIP's searchers, the engine at a fixed depth) the same seed gives the same games at any
 //! `-j`.

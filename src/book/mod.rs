@@ -25,7 +25,7 @@
 //!
 //! # Files
 //!
-//! [`file`] has the binary format (versioned, checksummed, written to a temporary file and
+//! [`mod@file`] has the binary format (versioned, checksummed, written to a temporary file and
 //! renamed) and the journal that makes long builds resumable; [`text`] the plain-text export;
 //! [`edax`] Edax's `.dat` format. `docs/BOOK.md` describes all three.
 

@@ -223,7 +223,7 @@ pub fn play_game(
 
 /// The opening records of every complete game of `data` (a file written by self-play with
 /// `config`'s seed and random plies, before opening positions were recorded): each position
-/// of the game's opening ([`opening`]) labelled with the game's result
+/// of the game's opening (`opening`) labelled with the game's result
 /// ([`LabelKind::GameResult`], taken from the game's first record, which carries that result
 /// when the game did not start inside the exact zone; other games are skipped). Returns the
 /// records, game by game, each game's last one flagged.
