@@ -10,7 +10,7 @@
 //! | `f5`, `F5` (also PAIP's `56`) | play that square |
 //! | `pass` | pass, accepted only when no move exists |
 //! | `undo` | take back your last move and the replies to it |
-//! | `hint` | the engine's suggestion, with its evaluation |
+//! | `hint` | the engine's suggestion, with its evaluation (from the opening book while the game is in it) |
 //! | `analyse` | every legal move with its value, best first (as `othello review` judges) |
 //! | `resign` | lose the game (64-0, as PAIP scores a resignation) |
 //! | `quit` | stop; the unfinished game is saved |
@@ -379,6 +379,26 @@ pub fn play<R: BufRead, W: Write>(
                 Command::Hint => {
                     if pos.board.moves() == 0 {
                         writeln!(out, "  hint: you must pass")?;
+                        continue;
+                    }
+                    let book_moves = othello::book::default_book().moves(&pos.board);
+                    if let Some(best) = book_moves.first() {
+                        let others: Vec<String> = book_moves[1..]
+                            .iter()
+                            .take(3)
+                            .map(|m| format!("{} {:+.2}", m.mv, f64::from(m.value) / 100.0))
+                            .collect();
+                        let also = if others.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; also {}", others.join(", "))
+                        };
+                        writeln!(
+                            out,
+                            "  hint: {} ({:+.2} discs, opening book{also})",
+                            best.mv,
+                            f64::from(best.value) / 100.0
+                        )?;
                         continue;
                     }
                     let searcher = hinter.get_or_insert_with(|| new_searcher(options));
