@@ -334,9 +334,10 @@ impl Book {
         };
         let moves = board.moves();
         let mut linked = 0u64;
+        let mut pass_linked = false;
         if moves == 0 {
             if !board.is_game_over() {
-                child_move(Move::Pass, &board.pass());
+                pass_linked = child_move(Move::Pass, &board.pass());
             }
         } else {
             for sq in squares(moves) {
@@ -348,7 +349,7 @@ impl Book {
         if let LeafState::Move(l) = leaf {
             let stale = match l.mv {
                 Move::Place(sq) => linked & sq.bit() != 0 || moves & sq.bit() == 0,
-                Move::Pass => moves != 0,
+                Move::Pass => moves != 0 || pass_linked,
             };
             if !stale {
                 out.push(BookMove {
@@ -410,6 +411,7 @@ impl Book {
         };
         let moves = key.moves();
         let mut linked = 0u64;
+        let mut pass_linked = false;
         let mut unknown_link = false;
         if key.is_game_over() {
             let v = (key.final_score() * 100) as i16;
@@ -426,6 +428,7 @@ impl Book {
                     continue;
                 }
                 linked |= bit;
+                pass_linked |= moves == 0;
                 let e = self.negamax_from(canonical, done).expect("present");
                 if e.known {
                     consider(e.value.saturating_neg(), e.depth, e.exact, &mut best);
@@ -437,7 +440,7 @@ impl Book {
                 LeafState::Move(l) => {
                     let stale = match l.mv {
                         Move::Place(sq) => linked & sq.bit() != 0 || moves & sq.bit() == 0,
-                        Move::Pass => moves != 0,
+                        Move::Pass => moves != 0 || pass_linked,
                     };
                     if stale {
                         all_exact = false;

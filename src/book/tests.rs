@@ -164,3 +164,36 @@ fn merge_keeps_the_deeper_leaf_and_sums_games() {
     assert_eq!(e.value, -20);
     assert_eq!(x.depth, 10);
 }
+
+#[test]
+fn a_forced_pass_is_one_move_whether_linked_or_a_leaf() {
+    // The side to move (c1) has no move; the other side (a1, b1) can play d1.
+    let must_pass = Board::new(Square::C1.bit(), Square::A1.bit() | Square::B1.bit()).unwrap();
+    assert!(must_pass.must_pass());
+    let after = must_pass.pass();
+    let mut book = Book::new(8);
+    book.add(&must_pass, 1);
+    let pass_leaf = |value| {
+        LeafState::Move(Leaf {
+            mv: Move::Pass,
+            value,
+            depth: 8,
+            exact: false,
+        })
+    };
+    book.set_leaf(&must_pass, pass_leaf(-300));
+    book.negamax();
+    assert_eq!(book.moves(&must_pass).len(), 1);
+    assert_eq!(book.get(&must_pass).unwrap().value, -300);
+    // Once the position after the pass is in the book, the pass is a link: listed once, the
+    // stale leaf ignored and then made pending.
+    book.add(&after, 1);
+    book.set_leaf(&after, leaf("d1", 500));
+    book.negamax();
+    let moves = book.moves(&must_pass);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert!(moves[0].link && moves[0].mv == Move::Pass && moves[0].value == -500);
+    assert_eq!(book.get(&must_pass).unwrap().value, -500);
+    assert_eq!(book.mark_stale_pending(), 1);
+    assert_eq!(book.get(&must_pass).unwrap().leaf, LeafState::Pending);
+}
