@@ -41,6 +41,11 @@ pub struct LabelArgs {
     /// pessimism of an even depth (or the optimism of an odd one) for the side to move.
     #[arg(long, requires = "depth")]
     parity_mean: bool,
+    /// With --depth: label, instead of the game's positions, up to N random other children of
+    /// each position (moves the players did not play), by the same rule; train on this file
+    /// beside one of the game positions (see docs/WEIGHTS.md).
+    #[arg(long, value_name = "N", requires = "depth", value_parser = clap::value_parser!(u32).range(1..=8))]
+    deviations: Option<u32>,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
@@ -76,6 +81,7 @@ pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         above: args.above,
         selectivity: args.selectivity.0,
         parity_mean: args.parity_mean,
+        deviations: args.deviations.unwrap_or(0),
         hash_mb: args.hash as usize,
         threads: args.threads.unwrap_or_else(default_threads),
         eval,

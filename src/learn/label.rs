@@ -23,6 +23,12 @@
 //!      games: depth-10 labels lie 1.1-1.4 discs below the game results at 28-55 empties), so
 //!      weights fitted to one depth's scores learn that bias and widen the odd/even swing of
 //!      their own searches.
+//! 3. **Deviations** (`deviations = k > 0`, with `depth`): instead of the game's positions,
+//!    up to `k` of the *other* children of each position the run would label (moves the
+//!    players did not play, drawn by a generator seeded with the game and ply), each labelled
+//!    by the same rule: exact in the exact zone, the search above it. A search spends most of
+//!    its evaluations on positions after inferior moves, which master games never show; this
+//!    file is meant to be trained on beside one of the game positions.
 //!
 //! Each worker keeps one [`Searcher`], cleared at the start of every game, so a game's labels
 //! depend only on the game and the settings. Games are appended to the data file whole
@@ -59,6 +65,12 @@ pub struct LabelConfig {
     /// With `depth`: label with the mean of the scores of depths `depth − 1` and `depth`
     /// (see the module documentation).
     pub parity_mean: bool,
+    /// With `depth`: label, instead of the game's positions, up to this many random *other*
+    /// children of each position the run would label (moves the players did not play), each
+    /// by the same rule (exact solve in the exact zone, the search above it). Positions a
+    /// search meets are mostly of this kind (after an inferior move), which game positions
+    /// alone teach poorly. 0: label the game's positions.
+    pub deviations: u32,
     /// Transposition table per thread, in MiB.
     pub hash_mb: usize,
     /// Worker threads.
@@ -75,6 +87,7 @@ impl Default for LabelConfig {
             above: 0,
             selectivity: crate::search::DEFAULT_SELECTIVITY,
             parity_mean: false,
+            deviations: 0,
             hash_mb: 16,
             threads: super::selfplay::default_threads(),
             eval: EngineEval::default(),
@@ -115,6 +128,9 @@ pub fn fingerprint(games: &[Vec<Position>], config: &LabelConfig) -> u64 {
     if config.parity_mean {
         eat(2000);
     }
+    if config.deviations > 0 {
+        eat(config.deviations as u64 + 3000);
+    }
     for game in games {
         eat(game.len() as u64);
         for p in game {
@@ -144,22 +160,28 @@ pub fn label_game(
         if board.moves() == 0 || (config.depth.is_some() && board.empty_count() <= config.above) {
             continue;
         }
-        if board.empty_count() <= config.exact_empties {
-            let value = searcher.solve(&board, false, &mut ()).value;
-            let (label, kind) = label_of(value);
+        let exact = board.empty_count() <= config.exact_empties;
+        let searched =
+            exact || (config.depth.is_some() && plan.is_some_and(|p| p.get(i) == Some(&true)));
+        if config.deviations > 0 {
+            if searched {
+                let played = positions.get(i + 1).map(|p| p.board);
+                for child in deviations(pos, played, config.deviations, index, i) {
+                    let label = label_position(config, &child.board, searcher);
+                    labelled.push((child, Some(label)));
+                }
+            }
+            continue;
+        }
+        if exact {
+            let (label, kind) = label_position(config, &board, searcher);
             if kind == LabelKind::Exact {
                 anchor.get_or_insert((pos.side, label as i32 / 100));
             }
             labelled.push((*pos, Some((label, kind))));
-        } else if let Some(depth) = config.depth {
-            if plan.is_some_and(|p| p.get(i) == Some(&true)) {
-                let limits = Limits {
-                    depth: Some(depth.max(1)),
-                    ..Limits::default()
-                };
-                let mut iterations: Vec<crate::search::SearchResult> = Vec::new();
-                let result = searcher.search(&board, &limits, &mut iterations);
-                labelled.push((*pos, Some(search_label(&result, &iterations, config))));
+        } else if config.depth.is_some() {
+            if searched {
+                labelled.push((*pos, Some(label_position(config, &board, searcher))));
             }
         } else {
             labelled.push((*pos, None));
@@ -191,6 +213,61 @@ pub fn label_game(
             })
         })
         .collect()
+}
+
+/// The label of `board` (which has a legal move): its exact value in the exact zone, else the
+/// score of the configured search.
+fn label_position(
+    config: &LabelConfig,
+    board: &crate::board::Board,
+    searcher: &mut Searcher<EngineEval>,
+) -> (i16, LabelKind) {
+    if board.empty_count() <= config.exact_empties {
+        return label_of(searcher.solve(board, false, &mut ()).value);
+    }
+    let limits = Limits {
+        depth: Some(config.depth.unwrap_or(1).max(1)),
+        ..Limits::default()
+    };
+    let mut iterations: Vec<crate::search::SearchResult> = Vec::new();
+    let result = searcher.search(board, &limits, &mut iterations);
+    search_label(&result, &iterations, config)
+}
+
+/// Up to `count` distinct children of `pos` other than `played` (the position the game went
+/// to), drawn uniformly by a generator seeded with the game and ply, so a game's draws do not
+/// depend on the run. A child whose side to move must pass is given after the pass; finished
+/// games are left out.
+fn deviations(
+    pos: &Position,
+    played: Option<crate::board::Board>,
+    count: u32,
+    game: u32,
+    ply: usize,
+) -> Vec<Position> {
+    use crate::board::Move;
+    let mut candidates: Vec<Position> = pos
+        .board
+        .legal_moves()
+        .filter_map(|sq| pos.try_play(Move::Place(sq)).ok())
+        .filter(|child| Some(child.board) != played)
+        .filter_map(|child| {
+            if child.board.is_game_over() {
+                None
+            } else if child.board.moves() == 0 {
+                child.try_play(Move::Pass).ok()
+            } else {
+                Some(child)
+            }
+        })
+        .collect();
+    let mut rng = crate::rng::SplitMix64::new(crate::rng::mix(game as u64, ply as u64));
+    let mut out = Vec::new();
+    while out.len() < count as usize && !candidates.is_empty() {
+        let k = rng.below_u32(candidates.len());
+        out.push(candidates.swap_remove(k));
+    }
+    out
 }
 
 /// The label of a searched position: its score, or with `parity_mean` the mean of the last two
@@ -292,7 +369,7 @@ pub fn run_label(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
+    use crate::board::{Board, Move};
 
     /// The positions of a game played from the start by always taking the first legal move.
     fn first_move_game(plies: usize) -> Vec<Position> {
@@ -471,6 +548,68 @@ mod tests {
         assert!(records
             .iter()
             .all(|r| r.board.empty_count() > 40 && r.kind == LabelKind::Search));
+    }
+
+    #[test]
+    fn deviation_labels_are_other_children_labelled_by_the_same_rule() {
+        let game = first_move_game(60);
+        let config = LabelConfig {
+            exact_empties: 10,
+            depth: Some(2),
+            deviations: 2,
+            ..LabelConfig::default()
+        };
+        let plan = search_plan(std::slice::from_ref(&game), config.exact_empties);
+        let mut searcher = Searcher::new(EngineEval::default(), 4);
+        let records = label_game(&config, 3, &game, Some(&plan[0]), &mut searcher);
+        let again = label_game(&config, 3, &game, Some(&plan[0]), &mut searcher);
+        assert_eq!(
+            records, again,
+            "a game's deviations depend only on the game"
+        );
+        let mut expected_max = 0;
+        for pos in &game {
+            if pos.board.moves() == 0 {
+                continue;
+            }
+            let others = pos.board.moves().count_ones() as usize - 1;
+            expected_max += others.min(2);
+        }
+        assert!(!records.is_empty() && records.len() <= expected_max);
+        let game_boards: HashSet<Board> = game.iter().map(|p| p.board).collect();
+        let mut fresh = Searcher::new(EngineEval::default(), 4);
+        for r in &records {
+            assert!(
+                !game_boards.contains(&r.board),
+                "a game position was labelled"
+            );
+            assert!(r.board.moves() != 0);
+            assert_eq!(r.game, 3);
+            // Each record is a child (possibly after a pass) of some game position.
+            assert!(game.iter().any(|p| p.board.legal_moves().any(|sq| {
+                let b = p.board.play(sq);
+                b == r.board || b.pass() == r.board
+            })));
+            fresh.clear();
+            let expected = if r.board.empty_count() <= 10 {
+                label_of(fresh.solve(&r.board, false, &mut ()).value)
+            } else {
+                let limits = Limits {
+                    depth: Some(2),
+                    ..Limits::default()
+                };
+                label_of(fresh.search(&r.board, &limits, &mut ()).value)
+            };
+            assert_eq!((r.label, r.kind), expected);
+        }
+        let plain = LabelConfig {
+            deviations: 0,
+            ..config.clone()
+        };
+        assert_ne!(
+            fingerprint(std::slice::from_ref(&game), &plain),
+            fingerprint(&[game], &config)
+        );
     }
 
     #[test]
