@@ -287,6 +287,7 @@ fn the_trainer_recovers_a_known_evaluator() {
         report_every: 50,
         description: "synthetic".into(),
         dedup: false,
+        result_mix: 0.0,
     };
     let mut lines = Vec::new();
     let (eval, report) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
@@ -545,4 +546,41 @@ fn duplicates_under_symmetry_merge_into_the_mean_of_their_best_labels() {
     // After f5: the search scores win over the game result.
     assert_eq!((samples[1].board, samples[1].group), (after_f5, 0));
     assert!((samples[1].label - 4.0).abs() < 1e-12);
+}
+
+#[test]
+fn result_mix_blends_search_labels_before_the_first_exact_record_with_the_game_result() {
+    use othello::learn::train::mix_game_results;
+    let b = Board::start();
+    let record = |side: Color, label: i16, kind: LabelKind, game: u32| Record {
+        board: b,
+        side,
+        game,
+        label,
+        kind,
+        last: false,
+    };
+    let mut records = vec![
+        // Game 4: two search labels, then the first exact record (+6 for White), then more.
+        record(Color::Black, 200, LabelKind::Search, 4),
+        record(Color::White, 1000, LabelKind::Search, 4),
+        record(Color::White, 600, LabelKind::Exact, 4),
+        record(Color::Black, -800, LabelKind::Search, 4),
+        record(Color::Black, -600, LabelKind::Exact, 4),
+        // Game 5: no exact record, left alone.
+        record(Color::Black, 300, LabelKind::Search, 5),
+        // Game 6: a result label is not a search label.
+        record(Color::Black, 100, LabelKind::GameResult, 6),
+        record(Color::White, -1000, LabelKind::Exact, 6),
+    ];
+    let before = records.clone();
+    mix_game_results(&mut records, 0.25);
+    let labels: Vec<i16> = records.iter().map(|r| r.label).collect();
+    // Black: 0.75 * 2 + 0.25 * (-6) = 0; White: 0.75 * 10 + 0.25 * 6 = 9.
+    assert_eq!(labels, [0, 900, 600, -800, -600, 300, 100, -1000]);
+    mix_game_results(&mut records, 0.0);
+    assert_eq!(records[1].label, 900, "w = 0 changes nothing");
+    let mut untouched = before.clone();
+    mix_game_results(&mut untouched, 0.0);
+    assert_eq!(untouched, before);
 }

@@ -281,7 +281,7 @@ pub fn eval_error(args: EvalErrorArgs, out: &mut impl Write) -> CliResult {
         let samples = othello::learn::error::exact_samples(&entries);
         othello::learn::error::report_by_empties(&loaded, &samples, out)?;
     } else {
-        let (samples, _) = othello::learn::train::load_samples(&args.data, false, out)?;
+        let (samples, _) = othello::learn::train::load_samples(&args.data, false, 0.0, out)?;
         othello::learn::error::report(&loaded, &samples, args.seed, args.validation, out)?;
     }
     Ok(())
@@ -311,6 +311,11 @@ pub struct TrainArgs {
     /// best labels), e.g. the openings shared by many recorded games.
     #[arg(long)]
     dedup: bool,
+    /// Blend every search label of a recorded game with the game's result (its first exact
+    /// label, seen from the position's side to move) by this weight, 0 to 1; for files of game
+    /// positions, not of deviations (see docs/WEIGHTS.md).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_unit)]
+    result_mix: f64,
     /// Fraction of games held out for validation.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
@@ -323,6 +328,14 @@ pub struct TrainArgs {
     /// Threads (default: all cores).
     #[arg(short = 'j', long)]
     threads: Option<usize>,
+}
+
+/// A number from 0 to 1.
+fn parse_unit(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{s:?} is not a number from 0 to 1")),
+    }
 }
 
 /// `othello train`.
@@ -338,6 +351,7 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
         report_every: args.report_every,
         description: String::new(),
         dedup: args.dedup,
+        result_mix: args.result_mix,
     };
     othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
     Ok(())

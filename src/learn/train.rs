@@ -96,6 +96,9 @@ pub struct TrainConfig {
     pub description: String,
     /// Merge positions equal under symmetry before training ([`merge_duplicates`]).
     pub dedup: bool,
+    /// Blend each search label with its game's result by this weight ([`mix_game_results`]);
+    /// 0 leaves the labels as they are.
+    pub result_mix: f64,
 }
 
 impl Default for TrainConfig {
@@ -111,6 +114,7 @@ impl Default for TrainConfig {
             report_every: 10,
             description: String::new(),
             dedup: false,
+            result_mix: 0.0,
         }
     }
 }
@@ -558,18 +562,24 @@ pub fn format_report(report: &TrainReport) -> String {
 }
 
 /// Reads data files into samples, printing one line per file to `out`; returns the samples
-/// and the files' names. Games of different files become different groups. With `dedup`,
+/// and the files' names. Games of different files become different groups. With
+/// `result_mix > 0`, each file's search labels are blended with their games' results
+/// ([`mix_game_results`]). With `dedup`,
 /// positions equal under the board symmetries are merged ([`merge_duplicates`]).
 pub fn load_samples(
     paths: &[std::path::PathBuf],
     dedup: bool,
+    result_mix: f64,
     out: &mut dyn std::io::Write,
 ) -> Result<(Vec<Sample>, Vec<String>), LearnError> {
     let mut records = Vec::new();
     let mut names = Vec::new();
     let write = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
     for (k, path) in paths.iter().enumerate() {
-        let data = super::data::read_records(path)?;
+        let mut data = super::data::read_records(path)?;
+        if result_mix > 0.0 {
+            mix_game_results(&mut data.records, result_mix);
+        }
         writeln!(
             out,
             "{}: {} positions{}",
@@ -607,6 +617,38 @@ pub fn load_samples(
         samples_from_records(&records)
     };
     Ok((samples, names))
+}
+
+/// Blends the search labels of recorded games with the games' results: in each game (a run of
+/// records with one game index, in the order of play), every [`LabelKind::Search`] record
+/// before the game's first exact record gets `(1 − w) · search + w · result`, where the result
+/// is that exact record's value (the game as played, finished perfectly) seen from the
+/// record's side to move. Games without an exact record are left as they are. Meant for files
+/// of game positions (`label --depth`), not of deviations, whose exact records are not on the
+/// game's path. The result is unbiased but noisy (the players' later mistakes), the search
+/// score biased by the evaluator that made it; a blend trades one against the other.
+///
+/// [`LabelKind::Search`]: super::data::LabelKind::Search
+pub fn mix_game_results(records: &mut [Record], w: f64) {
+    use super::data::LabelKind;
+    let mut start = 0;
+    while start < records.len() {
+        let game = records[start].game;
+        let end = start
+            + records[start..]
+                .iter()
+                .position(|r| r.game != game)
+                .unwrap_or(records.len() - start);
+        let run = &mut records[start..end];
+        if let Some(k) = run.iter().position(|r| r.kind == LabelKind::Exact) {
+            let (side, result) = (run[k].side, run[k].label as f64);
+            for r in run[..k].iter_mut().filter(|r| r.kind == LabelKind::Search) {
+                let result = if r.side == side { result } else { -result };
+                r.label = ((1.0 - w) * r.label as f64 + w * result).round() as i16;
+            }
+        }
+        start = end;
+    }
 }
 
 /// Merges the records of positions equal under the eight board symmetries into one sample each,
@@ -665,7 +707,7 @@ pub fn train_files(
     out_path: &std::path::Path,
     out: &mut dyn std::io::Write,
 ) -> Result<TrainReport, LearnError> {
-    let (samples, names) = load_samples(paths, config.dedup, out)?;
+    let (samples, names) = load_samples(paths, config.dedup, config.result_mix, out)?;
     let mut config = config.clone();
     if config.description.is_empty() {
         config.description = format!("data: {}", names.join(", "));
