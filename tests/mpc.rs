@@ -131,20 +131,28 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
 #[test]
 fn the_previous_weights_still_load_with_their_own_model() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
-    let v1 = EngineEval::from_file(dir.join("pattern-v1.bin")).unwrap();
-    let v1_model = std::fs::read_to_string(dir.join("pattern-v1.mpc")).unwrap();
-    assert_eq!(v1.mpc_model_text(), Some(v1_model.as_str()));
-    // The default is another evaluator with another model: the v2 files, embedded.
+    // The default: the v3 files, embedded.
     let default = EngineEval::default();
     assert_eq!(
-        std::fs::read(dir.join("pattern-v2.bin")).unwrap(),
+        std::fs::read(dir.join("pattern-v3.bin")).unwrap(),
         othello::eval::engine::DEFAULT_WEIGHTS
     );
     assert_eq!(
-        std::fs::read_to_string(dir.join("pattern-v2.mpc")).unwrap(),
+        std::fs::read_to_string(dir.join("pattern-v3.mpc")).unwrap(),
         othello::search::mpc::DEFAULT_MODEL
     );
-    assert_ne!(v1_model, othello::search::mpc::DEFAULT_MODEL);
     let boards = positions(&default, 20);
-    assert!(boards.iter().any(|b| v1.evaluate(b) != default.evaluate(b)));
+    // Each earlier evaluator loads from its file with its own model, and differs.
+    for name in ["pattern-v1", "pattern-v2"] {
+        let earlier = EngineEval::from_file(dir.join(format!("{name}.bin"))).unwrap();
+        let model = std::fs::read_to_string(dir.join(format!("{name}.mpc"))).unwrap();
+        assert_eq!(earlier.mpc_model_text(), Some(model.as_str()), "{name}");
+        assert_ne!(model, othello::search::mpc::DEFAULT_MODEL, "{name}");
+        assert!(
+            boards
+                .iter()
+                .any(|b| earlier.evaluate(b) != default.evaluate(b)),
+            "{name}"
+        );
+    }
 }
