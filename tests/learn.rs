@@ -288,6 +288,7 @@ fn the_trainer_recovers_a_known_evaluator() {
         description: "synthetic".into(),
         dedup: false,
         result_mix: 0.0,
+        debias: false,
     };
     let mut lines = Vec::new();
     let (eval, report) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
@@ -583,4 +584,37 @@ fn result_mix_blends_search_labels_before_the_first_exact_record_with_the_game_r
     let mut untouched = before.clone();
     mix_game_results(&mut untouched, 0.0);
     assert_eq!(untouched, before);
+}
+
+#[test]
+fn debias_removes_the_mean_offset_of_search_labels_from_game_results_per_empties() {
+    use othello::learn::train::debias_search_labels;
+    let b = Board::start(); // 60 empties
+    let later = b.play("f5".parse::<othello::square::Square>().unwrap()); // 59
+    let record = |board: Board, side: Color, label: i16, kind: LabelKind, game: u32| Record {
+        board,
+        side,
+        game,
+        label,
+        kind,
+        last: false,
+    };
+    let mut records = vec![
+        // Game 1 ends +4 for Black; game 2 ends -2 for Black (+2 for White).
+        record(b, Color::Black, 700, LabelKind::Search, 1),
+        record(later, Color::White, -100, LabelKind::Search, 1),
+        record(b, Color::Black, 400, LabelKind::Exact, 1),
+        record(b, Color::Black, 100, LabelKind::Search, 2),
+        record(later, Color::White, 500, LabelKind::Search, 2),
+        record(b, Color::White, 200, LabelKind::Exact, 2),
+        // Game 3: no result, but still shifted.
+        record(b, Color::Black, 0, LabelKind::Search, 3),
+    ];
+    let shift = debias_search_labels(&mut records);
+    // 60 empties: (7 - 4) and (1 - -2) -> +3. 59 empties: (-1 - -4) and (5 - 2) -> +3.
+    assert_eq!(shift[60], Some(3.0));
+    assert_eq!(shift[59], Some(3.0));
+    assert_eq!(shift[20], None);
+    let labels: Vec<i16> = records.iter().map(|r| r.label).collect();
+    assert_eq!(labels, [400, -400, 400, -200, 200, 200, -300]);
 }

@@ -281,7 +281,7 @@ pub fn eval_error(args: EvalErrorArgs, out: &mut impl Write) -> CliResult {
         let samples = othello::learn::error::exact_samples(&entries);
         othello::learn::error::report_by_empties(&loaded, &samples, out)?;
     } else {
-        let (samples, _) = othello::learn::train::load_samples(&args.data, false, 0.0, out)?;
+        let (samples, _) = othello::learn::train::load_samples(&args.data, false, 0.0, false, out)?;
         othello::learn::error::report(&loaded, &samples, args.seed, args.validation, out)?;
     }
     Ok(())
@@ -316,6 +316,10 @@ pub struct TrainArgs {
     /// positions, not of deviations (see docs/WEIGHTS.md).
     #[arg(long, default_value_t = 0.0, value_parser = parse_unit)]
     result_mix: f64,
+    /// Subtract from every search label of a recorded game the mean offset, at its number of
+    /// empties, of the file's search labels from their games' results (see docs/WEIGHTS.md).
+    #[arg(long)]
+    debias: bool,
     /// Fraction of games held out for validation.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
@@ -352,6 +356,7 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
         description: String::new(),
         dedup: args.dedup,
         result_mix: args.result_mix,
+        debias: args.debias,
     };
     othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
     Ok(())
