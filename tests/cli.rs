@@ -65,6 +65,32 @@ fn bad_arguments_are_clear_errors_not_panics() {
         &["search", "--time", "-1"][..],
         &["search", "--depth", "99"][..],
         &["no-such-command"][..],
+        &["center", "/nonexistent/weights.bin", "--out", "/tmp/x.bin"][..],
+        &["center", "weights/pattern-v3.bin"][..],
+        &[
+            "center",
+            "weights/pattern-v3.bin",
+            "--out",
+            "/tmp/x.bin",
+            "--depths",
+            "9",
+        ][..],
+        &[
+            "center",
+            "weights/pattern-v3.bin",
+            "--out",
+            "/tmp/x.bin",
+            "--depths",
+            "9-3",
+        ][..],
+        &[
+            "center",
+            "weights/pattern-v3.bin",
+            "--out",
+            "/tmp/x.bin",
+            "--full-from",
+            "20",
+        ][..],
     ] {
         let o = othello(args);
         assert!(!o.status.success(), "{args:?} should fail");
@@ -240,5 +266,57 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     let hand = othello(&[&search[..], &["--eval-file", "hand"]].concat());
     assert!(hand.status.success());
     assert_ne!(values(&hand), values(&default));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn center_writes_weights_whose_start_searches_average_zero_and_keeps_the_model() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-center-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("centred.bin");
+    let out = out.to_str().unwrap();
+    let o = othello(&[
+        "center",
+        "weights/pattern-v1.bin",
+        "--out",
+        out,
+        "--depths",
+        "6-9",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let levels: Vec<f64> = text
+        .lines()
+        .filter_map(|l| l.split("start position ").nth(1))
+        .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(levels.len() >= 2, "{text}");
+    assert!(levels.last().unwrap().abs() < levels[0].abs(), "{text}");
+    // The model of the input is copied beside the output.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("centred.mpc")).unwrap(),
+        std::fs::read_to_string("weights/pattern-v1.mpc").unwrap()
+    );
+    // The written file's start position, searched over the same depths, is at the last level.
+    let s = othello(&[
+        "--eval-file",
+        out,
+        "search",
+        "--depth",
+        "9",
+        "--threads",
+        "1",
+    ]);
+    let values: Vec<f64> = stdout(&s)
+        .lines()
+        .filter(|l| l.trim_start().starts_with("depth"))
+        .filter_map(|l| l.split(" value ").nth(1))
+        .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    let mean = values[5..].iter().sum::<f64>() / values[5..].len() as f64;
+    assert!(
+        (mean - levels.last().unwrap()).abs() < 0.01,
+        "{mean} {text}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -321,6 +321,7 @@ pub fn run_search(
     searcher.set_threads(options.threads);
     let (mut nodes, mut secs) = (0u64, 0f64);
     let (mut swing_sum, mut swing_pairs) = (0.0, 0);
+    let (mut value_sum, mut valued) = (0.0, 0);
     for (name, board) in positions {
         writeln!(out, "{name}")?;
         let mut printer = IterationPrinter {
@@ -356,6 +357,7 @@ pub fn run_search(
         (swing_sum, swing_pairs) = (swing_sum + sum, swing_pairs + pairs);
         nodes += r.nodes;
         secs += r.elapsed.as_secs_f64();
+        (value_sum, valued) = (value_sum + r.value.discs(), valued + 1);
         writeln!(
             out,
             "  best {} value {:+.2} depth {}",
@@ -370,6 +372,13 @@ pub fn run_search(
         positions.len(),
         rate(nodes, secs)
     )?;
+    if valued > 1 {
+        writeln!(
+            out,
+            "mean value: {:+.2} discs over {valued} positions",
+            value_sum / valued as f64
+        )?;
+    }
     if swing_pairs > 0 {
         writeln!(
             out,

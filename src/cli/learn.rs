@@ -11,6 +11,7 @@ use othello::learn::selfplay::default_threads;
 use othello::search::tt::{MAX_SHARED_HASH_MB, SHARED_HASH_MB};
 use othello::search::SelectivitySetting;
 
+use super::engine::parse_threads;
 use super::games::GamesInput;
 use super::{fail, CliResult};
 
@@ -332,6 +333,89 @@ pub struct TrainArgs {
     /// Threads (default: all cores).
     #[arg(short = 'j', long)]
     threads: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct CenterArgs {
+    /// The weight file to centre (its `.mpc` model, if any, is copied beside the output).
+    weights: PathBuf,
+    /// The centred weight file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// The depths whose iteration values are averaged, FROM-TO (use an even number of them,
+    /// so that the odd/even swing cancels).
+    #[arg(long, default_value = "10-19", value_parser = parse_depth_band)]
+    depths: (u32, u32),
+    /// The shift is full in phases at or above this many empties.
+    #[arg(long, default_value_t = 36, value_parser = clap::value_parser!(u32).range(1..=60))]
+    full_from: u32,
+    /// The shift fades linearly to nothing at this many empties.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(0..=59))]
+    zero_at: u32,
+    /// At most this many measure-and-shift rounds.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    rounds: u32,
+    /// Search threads (1, the default, is deterministic).
+    #[arg(short = 'j', long, default_value_t = 1, value_parser = parse_threads)]
+    threads: usize,
+}
+
+/// A band of search depths `FROM-TO`, 1 ≤ FROM ≤ TO ≤ 40.
+fn parse_depth_band(s: &str) -> Result<(u32, u32), String> {
+    let err = || format!("{s:?} is not a depth band FROM-TO (1 to 40, e.g. 10-15)");
+    let (a, b) = s.split_once('-').ok_or_else(err)?;
+    let (a, b) = (a.trim().parse::<u32>(), b.trim().parse::<u32>());
+    match (a, b) {
+        (Ok(a), Ok(b)) if 1 <= a && a <= b && b <= 40 => Ok((a, b)),
+        _ => Err(err()),
+    }
+}
+
+/// `othello center`.
+pub fn center(args: CenterArgs, out: &mut impl Write) -> CliResult {
+    use othello::learn::center::{center, CenterOptions};
+    if args.full_from <= args.zero_at {
+        return Err(fail(format!(
+            "--full-from {} must be above --zero-at {}",
+            args.full_from, args.zero_at
+        )));
+    }
+    let eval = othello::eval::pattern::PatternEval::load(&args.weights)
+        .map_err(|e| fail(format!("{}: {e}", args.weights.display())))?;
+    let options = CenterOptions {
+        depths: args.depths,
+        full_from: args.full_from,
+        zero_at: args.zero_at,
+        rounds: args.rounds as usize,
+        threads: args.threads,
+        ..CenterOptions::default()
+    };
+    let mut write_error = None;
+    let (centred, shift) = center(eval, &options, |r| {
+        if let Err(e) = writeln!(
+            out,
+            "shift {:+.3} discs: start position {:+.3} (mean of depths {}-{})",
+            r.shift, r.level, options.depths.0, options.depths.1
+        ) {
+            write_error.get_or_insert(e);
+        }
+    })
+    .map_err(|e| fail(e.to_string()))?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    centred.save(&args.out).map_err(|e| fail(e.to_string()))?;
+    if let Some(text) = centred.mpc_model_text() {
+        let model = args.out.with_extension("mpc");
+        std::fs::write(&model, text)
+            .map_err(|e| fail(format!("cannot write {}: {e}", model.display())))?;
+    }
+    writeln!(
+        out,
+        "wrote {} (parity weights shifted by {shift:+.3} discs)",
+        args.out.display()
+    )?;
+    Ok(())
 }
 
 /// A number from 0 to 1.
