@@ -65,10 +65,10 @@ fn bad_arguments_are_clear_errors_not_panics() {
         &["search", "--time", "-1"][..],
         &["search", "--depth", "99"][..],
         &["no-such-command"][..],
-        &["center", "/nonexistent/weights.bin", "--out", "/tmp/x.bin"][..],
-        &["center", "weights/pattern-v3.bin"][..],
+        &["centre", "/nonexistent/weights.bin", "--out", "/tmp/x.bin"][..],
+        &["centre", "weights/pattern-v3.bin"][..],
         &[
-            "center",
+            "centre",
             "weights/pattern-v3.bin",
             "--out",
             "/tmp/x.bin",
@@ -76,7 +76,7 @@ fn bad_arguments_are_clear_errors_not_panics() {
             "9",
         ][..],
         &[
-            "center",
+            "centre",
             "weights/pattern-v3.bin",
             "--out",
             "/tmp/x.bin",
@@ -84,7 +84,7 @@ fn bad_arguments_are_clear_errors_not_panics() {
             "9-3",
         ][..],
         &[
-            "center",
+            "centre",
             "weights/pattern-v3.bin",
             "--out",
             "/tmp/x.bin",
@@ -124,6 +124,8 @@ fn solve_checks_the_file_and_fails_on_a_wrong_score() {
     let o = othello(&["solve", bad.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stdout(&o).contains("WRONG"));
+    // The American spelling is an alias.
+    assert!(othello(&["center", "--help"]).status.success());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -266,17 +268,19 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     let hand = othello(&[&search[..], &["--eval-file", "hand"]].concat());
     assert!(hand.status.success());
     assert_ne!(values(&hand), values(&default));
+    // The American spelling is an alias.
+    assert!(othello(&["center", "--help"]).status.success());
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
-fn center_writes_weights_whose_start_searches_average_zero_and_keeps_the_model() {
+fn centre_writes_weights_whose_start_searches_average_zero_and_keeps_the_model() {
     let dir = std::env::temp_dir().join(format!("othello-cli-center-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("centred.bin");
     let out = out.to_str().unwrap();
     let o = othello(&[
-        "center",
+        "centre",
         "weights/pattern-v1.bin",
         "--out",
         out,
@@ -318,5 +322,7 @@ fn center_writes_weights_whose_start_searches_average_zero_and_keeps_the_model()
         (mean - levels.last().unwrap()).abs() < 0.01,
         "{mean} {text}"
     );
+    // The American spelling is an alias.
+    assert!(othello(&["center", "--help"]).status.success());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -336,7 +336,7 @@ pub struct TrainArgs {
 }
 
 #[derive(Args)]
-pub struct CenterArgs {
+pub struct CentreArgs {
     /// The weight file to centre (its `.mpc` model, if any, is copied beside the output).
     weights: PathBuf,
     /// The centred weight file to write.
@@ -371,9 +371,9 @@ fn parse_depth_band(s: &str) -> Result<(u32, u32), String> {
     }
 }
 
-/// `othello center`.
-pub fn center(args: CenterArgs, out: &mut impl Write) -> CliResult {
-    use othello::learn::center::{center, CenterOptions};
+/// `othello centre`.
+pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
+    use othello::learn::centre::{centre, CentreOptions};
     if args.full_from <= args.zero_at {
         return Err(fail(format!(
             "--full-from {} must be above --zero-at {}",
@@ -382,16 +382,16 @@ pub fn center(args: CenterArgs, out: &mut impl Write) -> CliResult {
     }
     let eval = othello::eval::pattern::PatternEval::load(&args.weights)
         .map_err(|e| fail(format!("{}: {e}", args.weights.display())))?;
-    let options = CenterOptions {
+    let options = CentreOptions {
         depths: args.depths,
         full_from: args.full_from,
         zero_at: args.zero_at,
         rounds: args.rounds as usize,
         threads: args.threads,
-        ..CenterOptions::default()
+        ..CentreOptions::default()
     };
     let mut write_error = None;
-    let (centred, shift) = center(eval, &options, |r| {
+    let (centred, shift) = centre(eval, &options, |r| {
         if let Err(e) = writeln!(
             out,
             "shift {:+.3} discs: start position {:+.3} (mean of depths {}-{})",

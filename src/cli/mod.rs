@@ -116,7 +116,8 @@ enum Command {
     Train(learn::TrainArgs),
     /// Centre a weight file on the start position's value (a draw, 0): shift its parity
     /// weights until searches of the start position average 0. See docs/WEIGHTS.md.
-    Center(learn::CenterArgs),
+    #[command(alias = "center")]
+    Centre(learn::CentreArgs),
     /// Play a match between two players: paired games from XOT or random openings, with
     /// clocks, concurrency, Elo and SPRT. Results are from A's side.
     Match(arena::MatchArgs),
@@ -215,7 +216,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Calibrate(args)) => learn::calibrate(args, eval, &mut out),
         Some(Command::EvalError(args)) => learn::eval_error(args, &mut out),
         Some(Command::Train(args)) => learn::train(args, &mut out),
-        Some(Command::Center(args)) => learn::center(args, &mut out),
+        Some(Command::Centre(args)) => learn::centre(args, &mut out),
         Some(Command::Match(args)) => arena::run_match(args, global, &mut out),
         Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
         Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),

@@ -18,7 +18,7 @@
 //! 4. [`calibrate`]: measure shallow against deep searches with the evaluator and fit the
 //!    midgame Multi-ProbCut model that ships next to its weights.
 //!
-//! 5. [`center`]: shift the parity weights so that searches of the start position (a draw)
+//! 5. [`centre`]: shift the parity weights so that searches of the start position (a draw)
 //!    average 0, removing the colour bias that search labels pass on.
 //!
 //! [`crate::rng`] is the deterministic generator they use.
@@ -30,7 +30,7 @@ use thiserror::Error;
 use crate::eval::pattern::WeightsError;
 
 pub mod calibrate;
-pub mod center;
+pub mod centre;
 pub mod data;
 pub mod error;
 pub mod label;

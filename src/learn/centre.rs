@@ -29,9 +29,9 @@ use crate::eval::pattern::{
 use crate::eval::EngineEval;
 use crate::search::{Limits, Observer, SearchResult, Searcher, Value};
 
-/// What [`center`] measures and how it shifts.
+/// What [`centre`] measures and how it shifts.
 #[derive(Clone, Debug)]
-pub struct CenterOptions {
+pub struct CentreOptions {
     /// The band of depths whose iteration values are averaged (inclusive; odd and even).
     pub depths: (u32, u32),
     /// The shift is full in phases whose empties are all at least this.
@@ -48,9 +48,9 @@ pub struct CenterOptions {
     pub hash_mb: usize,
 }
 
-impl Default for CenterOptions {
+impl Default for CentreOptions {
     fn default() -> Self {
-        CenterOptions {
+        CentreOptions {
             depths: (10, 19),
             full_from: 36,
             zero_at: 24,
@@ -62,9 +62,9 @@ impl Default for CenterOptions {
     }
 }
 
-/// One measurement of [`center`]: the shift in effect and the level measured with it.
+/// One measurement of [`centre`]: the shift in effect and the level measured with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CenterRound {
+pub struct CentreRound {
     /// The shift of the parity weights in effect (discs; 0 for the input weights).
     pub shift: f64,
     /// The mean value (discs, Black's view) of the start position over the depth band.
@@ -89,7 +89,7 @@ impl Observer for BandValues {
 
 /// The mean value of the start position (Black to move, so Black's view) over the iterations
 /// of a search to `options.depths.1` whose depth lies in the band.
-pub fn start_level(eval: &Arc<PatternEval>, options: &CenterOptions) -> f64 {
+pub fn start_level(eval: &Arc<PatternEval>, options: &CentreOptions) -> f64 {
     let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.hash_mb);
     searcher.set_threads(options.threads.max(1));
     let mut band = BandValues {
@@ -156,17 +156,17 @@ fn with_model_of(from: &PatternEval, to: PatternEval) -> PatternEval {
 /// measures again, until the level is within the tolerance or `options.rounds` shifts are
 /// made. `report` sees each measurement. Returns the centred evaluator (its description notes
 /// the shift) and the total shift in discs.
-pub fn center(
+pub fn centre(
     eval: PatternEval,
-    options: &CenterOptions,
-    mut report: impl FnMut(&CenterRound),
+    options: &CentreOptions,
+    mut report: impl FnMut(&CentreRound),
 ) -> Result<(PatternEval, f64), WeightsError> {
     let original = eval.clone();
     let mut current = Arc::new(eval);
     let mut shift = 0.0;
     for round in 0.. {
         let level = start_level(&current, options);
-        report(&CenterRound { shift, level });
+        report(&CentreRound { shift, level });
         if level.abs() <= options.tolerance || round >= options.rounds {
             break;
         }
@@ -270,19 +270,19 @@ mod tests {
 
     #[test]
     fn centring_brings_the_start_level_within_the_tolerance() {
-        let options = CenterOptions {
+        let options = CentreOptions {
             depths: (4, 7),
             tolerance: 0.05,
             hash_mb: 16,
-            ..CenterOptions::default()
+            ..CentreOptions::default()
         };
         let eval = default_pattern();
         let before = start_level(&eval, &options);
         let mut rounds = Vec::new();
-        let (centred, shift) = center((*eval).clone(), &options, |r| rounds.push(*r)).unwrap();
+        let (centred, shift) = centre((*eval).clone(), &options, |r| rounds.push(*r)).unwrap();
         assert_eq!(
             rounds[0],
-            CenterRound {
+            CentreRound {
                 shift: 0.0,
                 level: before
             }
