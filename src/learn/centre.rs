@@ -128,6 +128,17 @@ pub fn shift_parity(
     full_from: u32,
     zero_at: u32,
 ) -> Result<PatternEval, WeightsError> {
+    shifted(eval, delta, full_from, zero_at, eval.meta().to_string())
+}
+
+/// [`shift_parity`] with the description `meta`.
+fn shifted(
+    eval: &PatternEval,
+    delta: f64,
+    full_from: u32,
+    zero_at: u32,
+    meta: String,
+) -> Result<PatternEval, WeightsError> {
     let phases = eval.phases();
     let mut weights = eval.compact_weights().to_vec();
     let parity = COMPACT_PATTERNS_LEN + 2 * MOBILITY_BUCKETS;
@@ -140,16 +151,11 @@ pub fn shift_parity(
         weights[base] = nudge(weights[base], -units);
         weights[base + 1] = nudge(weights[base + 1], units);
     }
-    let shifted = PatternEval::from_compact(phases, weights, eval.meta().to_string())?;
-    Ok(with_model_of(eval, shifted))
-}
-
-/// `to` with the Multi-ProbCut model text of `from`, if it has one.
-fn with_model_of(from: &PatternEval, to: PatternEval) -> PatternEval {
-    match from.mpc_model_text() {
-        Some(text) => to.with_mpc_model_text(text.to_string()),
-        None => to,
-    }
+    let out = PatternEval::from_compact(phases, weights, meta)?;
+    Ok(match eval.mpc_model_text() {
+        Some(text) => out.with_mpc_model_text(text.to_string()),
+        None => out,
+    })
 }
 
 /// Centres `eval`: measures the start position's level, shifts the parity weights by it, and
@@ -161,8 +167,8 @@ pub fn centre(
     options: &CentreOptions,
     mut report: impl FnMut(&CentreRound),
 ) -> Result<(PatternEval, f64), WeightsError> {
-    let original = eval.clone();
-    let mut current = Arc::new(eval);
+    let (full_from, zero_at) = (options.full_from, options.zero_at);
+    let mut current = Arc::new(eval.clone());
     let mut shift = 0.0;
     for round in 0.. {
         let level = start_level(&current, options);
@@ -171,28 +177,20 @@ pub fn centre(
             break;
         }
         shift += level;
-        current = Arc::new(shift_parity(
-            &original,
-            shift,
-            options.full_from,
-            options.zero_at,
-        )?);
+        current = Arc::new(shift_parity(&eval, shift, full_from, zero_at)?);
     }
-    let centred = Arc::try_unwrap(current).unwrap_or_else(|shared| (*shared).clone());
     if shift == 0.0 {
-        return Ok((centred, shift));
+        return Ok((eval, shift));
     }
     let note = format!(
-        "\ncentred: parity weights shifted by {shift:+.3} discs (full from {} empties, none at {}), start position searched at depths {}-{}",
-        options.full_from, options.zero_at, options.depths.0, options.depths.1
+        "\ncentred: parity weights shifted by {shift:+.3} discs (full from {full_from} empties, none at {zero_at}), start position searched at depths {}-{}",
+        options.depths.0, options.depths.1
     );
-    let mut meta = centred.meta().to_string();
+    let mut meta = eval.meta().to_string();
     if meta.len() + note.len() <= MAX_META_LEN {
         meta.push_str(&note);
     }
-    let with_note =
-        PatternEval::from_compact(centred.phases(), centred.compact_weights().to_vec(), meta)?;
-    Ok((with_model_of(&centred, with_note), shift))
+    Ok((shifted(&eval, shift, full_from, zero_at, meta)?, shift))
 }
 
 #[cfg(test)]
