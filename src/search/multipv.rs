@@ -182,4 +182,75 @@ mod tests {
             Searcher::new(HandEval::new(), 4).search_multipv(&Board::start(), &limits, 10, &mut ());
         assert_eq!(start.len(), 4);
     }
+
+    /// The measurement behind docs/ANALYSIS.md's floor for `hint 64` (ignored: about 8 minutes
+    /// for all 276 positions in a release build; `HARD20_FLOOR_N` takes fewer). For each
+    /// position of `hard-20.obf` it counts the nodes of (a) an ordinary solve, (b) the multi-PV
+    /// solve of every move, and (c) an *oracle*: each child proved at its known exact value
+    /// `x` with the narrowest window, `(x - 1, x + 1)`, all sharing one table. (c) is what
+    /// every move's exact value costs when the values are known in advance: in practice a
+    /// floor under (b), however (b) finds them. Each child's proved value must equal the
+    /// file's, and so must every multi-PV line's.
+    #[test]
+    #[ignore]
+    fn hard20_every_move_proof_against_solve() {
+        use crate::eval::EvalChoice;
+        use crate::search::endgame::Solver;
+        use crate::search::tt::TranspositionTable;
+        use crate::search::Stopper;
+
+        let text = std::fs::read_to_string("tests/data/hard-20.obf").unwrap();
+        let entries = crate::obf::parse_obf(&text).unwrap();
+        let n: usize =
+            std::env::var("HARD20_FLOOR_N").map_or(entries.len(), |s| s.parse().unwrap());
+        let eval = EvalChoice::Default.load().unwrap();
+        let (mut total_solve, mut total_lines, mut total_oracle) = (0u64, 0u64, 0u64);
+        for (i, e) in entries.iter().take(n).enumerate() {
+            let b = e.position.board;
+            let mut s = Searcher::new(eval.clone(), 64);
+            s.set_threads(1);
+            let solve = s.solve(&b, false, &mut ()).nodes;
+            let mut s = Searcher::new(eval.clone(), 64);
+            s.set_threads(1);
+            let lines = s.solve_multipv(&b, false, 64, &mut ());
+            assert_eq!(lines.len(), e.moves.len(), "#{}", i + 1);
+            for r in &lines {
+                assert_eq!(
+                    Some(r.value),
+                    e.score_of(r.best).map(Value::Exact),
+                    "#{}",
+                    i + 1
+                );
+            }
+            let multipv: u64 = lines.iter().map(|r| r.nodes).sum();
+            let tt = TranspositionTable::new(64);
+            let mut oracle = 0;
+            for &(mv, x) in &e.moves {
+                let Move::Place(sq) = mv else { continue };
+                let child = b.play(sq);
+                let mut stopper = Stopper::unlimited();
+                let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+                let v = -solver.solve(child.player(), child.opponent(), -x - 1, -x + 1);
+                assert_eq!(v, x, "#{} {mv}", i + 1);
+                oracle += solver.nodes;
+            }
+            total_solve += solve;
+            total_lines += multipv;
+            total_oracle += oracle;
+            eprintln!(
+                "#{:<3} {:>2} moves  solve {solve:>10}  multi-PV {multipv:>11} ({:>5.2})  \
+                 oracle {oracle:>11} ({:>5.2})",
+                i + 1,
+                e.moves.len(),
+                multipv as f64 / solve as f64,
+                oracle as f64 / solve as f64
+            );
+        }
+        eprintln!(
+            "{n} positions: solve {total_solve} nodes, multi-PV {total_lines} ({:.2} times), \
+             oracle {total_oracle} ({:.2} times)",
+            total_lines as f64 / total_solve as f64,
+            total_oracle as f64 / total_solve as f64
+        );
+    }
 }
