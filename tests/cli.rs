@@ -326,3 +326,41 @@ fn centre_writes_weights_whose_start_searches_average_zero_and_keeps_the_model()
     assert!(othello(&["center", "--help"]).status.success());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_probable_solve_reports_how_often_it_was_right_and_refuses_what_it_cannot_do() {
+    let file = format!("{}/tests/data/hard-20.obf", env!("CARGO_MANIFEST_DIR"));
+    let o = othello(&[
+        "solve",
+        &file,
+        "--count",
+        "3",
+        "--threads",
+        "1",
+        "--selectivity",
+        "87",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("probable solves at 87%:"))
+        .unwrap_or_else(|| panic!("{out}"));
+    // The count of rows marked ok is the count the summary gives.
+    let ok = out.lines().filter(|l| l.contains(" ok ")).count();
+    assert!(line.contains(&format!(": {ok} of 3 right")), "{out}");
+    for bad in [
+        vec!["--selectivity", "99"],
+        vec!["--selectivity", "73", "--wld"],
+        vec!["--selectivity", "73", "--multipv", "2"],
+    ] {
+        let mut args = vec!["solve", file.as_str()];
+        args.extend(bad.iter().copied());
+        let o = othello(&args);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("--selectivity"),
+            "{bad:?}"
+        );
+    }
+}

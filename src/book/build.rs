@@ -90,7 +90,7 @@ fn centi(value: Value) -> (i16, bool) {
     match value {
         Value::Heuristic(v) => (clamp(v), false),
         Value::Exact(v) => (clamp(v * 100), true),
-        Value::Wld(v) => (clamp(v * 100), false),
+        Value::Wld(v) | Value::Probable(v) => (clamp(v * 100), false),
     }
 }
 

@@ -180,7 +180,9 @@ impl Answer {
         let (score, is_wld) = match result.value {
             Value::Exact(s) => (s, false),
             Value::Wld(s) => (s, true),
-            Value::Heuristic(_) => unreachable!("a solve returns an exact or WLD value"),
+            Value::Heuristic(_) | Value::Probable(_) => {
+                unreachable!("a solve returns an exact or WLD value")
+            }
         };
         Answer {
             score,

@@ -237,7 +237,9 @@ pub fn label_of(value: crate::search::Value) -> (i16, LabelKind) {
     match value {
         Value::Exact(d) => ((d * 100).clamp(-6400, 6400) as i16, LabelKind::Exact),
         Value::Heuristic(c) => (c.clamp(-6400, 6400) as i16, LabelKind::Search),
-        Value::Wld(s) => ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search),
+        Value::Wld(s) | Value::Probable(s) => {
+            ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search)
+        }
     }
 }
 

@@ -162,15 +162,6 @@ struct Evaluation {
     selectivity: Option<Selectivity>,
 }
 
-/// A value seen from the other side.
-fn negate(value: Value) -> Value {
-    match value {
-        Value::Heuristic(v) => Value::Heuristic(-v),
-        Value::Exact(v) => Value::Exact(-v),
-        Value::Wld(v) => Value::Wld(-v),
-    }
-}
-
 /// The protocol engine: current game, settings and searcher.
 pub struct Engine {
     searcher: Searcher<EngineEval>,
@@ -602,7 +593,7 @@ impl Engine {
             let mut pv = vec![Move::Pass];
             pv.extend(after.pv);
             return Evaluation {
-                value: negate(after.value),
+                value: after.value.negate(),
                 pv,
                 nodes: after.nodes,
                 depth: after.depth + 1,
@@ -703,7 +694,7 @@ fn shown_pv(result: &SearchResult) -> Vec<Move> {
     }
     let keep = match result.value {
         Value::Heuristic(_) => result.depth.max(1) as usize,
-        Value::Exact(_) | Value::Wld(_) => result.pv.len(),
+        Value::Exact(_) | Value::Wld(_) | Value::Probable(_) => result.pv.len(),
     };
     result.pv[..keep.min(result.pv.len())].to_vec()
 }
@@ -727,7 +718,7 @@ impl<W: Write> Observer for HintLines<'_, W> {
         let (mut value, mut depth) = (result.value, result.depth);
         if self.after_pass {
             pv.push(Move::Pass);
-            value = negate(value);
+            value = value.negate();
             depth += 1;
         }
         pv.extend(shown_pv(result));

@@ -20,6 +20,9 @@ pub enum Depth {
     /// A midgame search this many plies deep with forward pruning at this level: `14@73`.
     /// (No `%`: NBoard shows any depth containing `%` as a probable solve.)
     Selective(u32, Selectivity),
+    /// A search to the end of the game (this many empties) with forward pruning at this
+    /// level: `24@73%`, Edax's notation, which NBoard shows as a probable solve.
+    Probable(u32, Selectivity),
     /// An exact endgame solve: `100%`.
     Exact,
     /// A win/loss/draw solve: `100%W`.
@@ -35,6 +38,8 @@ impl Depth {
             (Value::Heuristic(_), Some(s)) => Depth::Selective(plies, s),
             (Value::Exact(_), _) => Depth::Exact,
             (Value::Wld(_), _) => Depth::Wld,
+            (Value::Probable(_), Some(s)) => Depth::Probable(plies, s),
+            (Value::Probable(_), None) => Depth::Exact,
         }
     }
 }
@@ -44,6 +49,7 @@ impl fmt::Display for Depth {
         match self {
             Depth::Plies(n) => write!(f, "{n}"),
             Depth::Selective(n, s) => write!(f, "{n}@{}", s.percent()),
+            Depth::Probable(n, s) => write!(f, "{n}@{}%", s.percent()),
             Depth::Exact => f.write_str("100%"),
             Depth::Wld => f.write_str("100%W"),
         }
@@ -259,6 +265,16 @@ mod tests {
                 depth: Depth::of(crate::search::Value::Heuristic(50), 14, Some(sel))
             }),
             "search F5 0.50 0 14@73"
+        );
+        // A probable solve shows its level with `%`, as Edax writes it: NBoard reads it as a
+        // probable solve.
+        assert_eq!(
+            show(Response::Search {
+                pv: vec![f5],
+                eval: 4.0,
+                depth: Depth::of(crate::search::Value::Probable(4), 24, Some(sel))
+            }),
+            "search F5 4.00 0 24@73%"
         );
         // A solve shows as a solve whatever the midgame selectivity.
         assert_eq!(

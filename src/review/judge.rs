@@ -232,11 +232,7 @@ pub fn analyse_position<E: Evaluator>(
         .map(|square| {
             let (after, sign) = after_move(board, square);
             let empties = after.empty_count();
-            let flip = |v: Value| match v {
-                Value::Heuristic(c) => Value::Heuristic(sign * c),
-                Value::Exact(d) => Value::Exact(sign * d),
-                Value::Wld(d) => Value::Wld(sign * d),
-            };
+            let flip = |v: Value| if sign < 0 { v.negate() } else { v };
             if after.is_game_over() {
                 let value = flip(Value::Exact(after.final_score()));
                 return MoveValue {

@@ -202,10 +202,7 @@ impl MoveReview {
 
 /// A value in centi-discs (exact values are whole discs).
 pub fn centi(value: Value) -> i32 {
-    match value {
-        Value::Heuristic(c) => c,
-        Value::Exact(d) | Value::Wld(d) => 100 * d,
-    }
+    value.centi()
 }
 
 /// A value as text: `+1.23` (discs, a search's estimate) or `+4` (an exact disc difference;
@@ -213,8 +210,8 @@ pub fn centi(value: Value) -> i32 {
 pub fn value_text(value: Value) -> String {
     match value {
         Value::Heuristic(c) => format!("{:+.2}", f64::from(c) / 100.0),
-        Value::Exact(0) | Value::Wld(0) => "0".to_string(),
-        Value::Exact(d) | Value::Wld(d) => format!("{d:+}"),
+        Value::Exact(0) | Value::Wld(0) | Value::Probable(0) => "0".to_string(),
+        Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => format!("{d:+}"),
     }
 }
 

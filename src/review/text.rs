@@ -57,6 +57,7 @@ fn judged(m: &MoveReview) -> String {
     match m.best_value {
         Value::Exact(_) | Value::Wld(_) => "exact".to_string(),
         Value::Heuristic(_) => format!("d{}", m.depth),
+        Value::Probable(_) => "probable".to_string(),
     }
 }
 

@@ -40,6 +40,7 @@ mod probcut;
 pub mod selectivity;
 mod stopper;
 pub mod time;
+mod transition;
 pub mod tt;
 
 use std::sync::atomic::AtomicBool;
@@ -72,6 +73,10 @@ pub enum Value {
     Exact(i32),
     /// Win (+1), draw (0) or loss (-1) under perfect play.
     Wld(i32),
+    /// The final disc difference found by a search to the end of the game with forward
+    /// pruning (a *probable* solve, reported with its [`Selectivity`]): exact unless one of
+    /// its ProbCut cuts was wrong.
+    Probable(i32),
 }
 
 impl Value {
@@ -79,7 +84,25 @@ impl Value {
     pub fn discs(&self) -> f64 {
         match *self {
             Value::Heuristic(c) => c as f64 / 100.0,
-            Value::Exact(d) | Value::Wld(d) => d as f64,
+            Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => d as f64,
+        }
+    }
+
+    /// The value in centi-discs (a heuristic as it is, a disc count times 100).
+    pub fn centi(&self) -> i32 {
+        match *self {
+            Value::Heuristic(c) => c,
+            Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => 100 * d,
+        }
+    }
+
+    /// The same value from the other side's view.
+    pub fn negate(self) -> Value {
+        match self {
+            Value::Heuristic(c) => Value::Heuristic(-c),
+            Value::Exact(d) => Value::Exact(-d),
+            Value::Wld(d) => Value::Wld(-d),
+            Value::Probable(d) => Value::Probable(-d),
         }
     }
 }
@@ -91,9 +114,10 @@ pub struct SearchResult {
     pub best: Move,
     /// Its value.
     pub value: Value,
-    /// Midgame depth in plies, or the number of empties for a solve.
+    /// Midgame depth in plies, or the number of empties for a solve or a probable solve.
     pub depth: u32,
-    /// The forward pruning of a midgame iteration (`None`: full width, or a solve).
+    /// The forward pruning of a midgame iteration or of a probable solve (`None`: full width,
+    /// or a solve).
     pub selectivity: Option<Selectivity>,
     /// Principal variation, starting with `best`.
     pub pv: Vec<Move>,
@@ -377,6 +401,28 @@ impl<E: Evaluator> Searcher<E> {
             let elapsed = start.elapsed();
             let speed = *solver_nps * parallel_speedup(self.threads);
             let kind = budget.solve_kind(empties, speed, elapsed, depth);
+            if kind == SolveKind::Wld
+                || (kind == SolveKind::None && budget.probable_fits(empties, speed, elapsed, depth))
+            {
+                // A probable solve fits: the selective passes to the end of the game, each a
+                // move to play, then the exact or WLD solve if it still fits.
+                self.transition_phase::<C>(
+                    board,
+                    prev_score,
+                    &budget,
+                    None,
+                    Phase {
+                        stopper: &mut stopper,
+                        nodes: &mut nodes,
+                        start,
+                        crew,
+                        solver_nps,
+                    },
+                    &mut result,
+                    observer,
+                );
+                break;
+            }
             if kind != SolveKind::None {
                 self.solve_phase::<C>(
                     board,
@@ -681,6 +727,22 @@ struct Phase<'s, 'c> {
     crew: Option<&'c Crew>,
     /// The solver speed of one thread the time manager assumes (updated from this solve).
     solver_nps: &'s mut f64,
+}
+
+impl Phase<'_, '_> {
+    /// The solver speed assumed for a search on `threads` threads, in nodes per second.
+    fn speed(&self, threads: usize) -> f64 {
+        *self.solver_nps * parallel_speedup(threads)
+    }
+
+    /// Updates the assumed solver speed from a pass of `nodes` nodes (on the main thread) that
+    /// took `time`, if it was long enough to tell.
+    fn measure(&mut self, nodes: u64, time: Duration) {
+        let secs = time.as_secs_f64();
+        if nodes > 1_000_000 && secs > 0.0 {
+            *self.solver_nps = nodes as f64 / secs;
+        }
+    }
 }
 
 /// The solve of the root (`p`, `o`): for an exact solve, the selective passes of

@@ -71,6 +71,14 @@ pub enum Task {
         /// A known upper bound on the value, in discs (a later line of a multi-PV solve).
         upper: Option<i32>,
     },
+    /// One pass to the end of the game (see `super::transition`): ProbCut at `selectivity`
+    /// (`None`: exact), by MTD(f) from `guess` (discs).
+    EndPass {
+        /// The pass's forward pruning.
+        selectivity: Option<Selectivity>,
+        /// The first guess, in discs.
+        guess: i32,
+    },
     /// The search is over.
     Quit,
 }
@@ -218,6 +226,15 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                     }
                     guess = Some(score);
                 }
+            }
+            Task::EndPass { selectivity, guess } => {
+                let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
+                solver.set_busy(Some(&crew.busy));
+                solver.set_excluded(job.excluded);
+                solver.set_selectivity(selectivity);
+                solver.solve_root_mtd(p, o, guess);
+                nodes += solver.nodes;
+                crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);
             }
             Task::Solve { wld, guess, upper } => {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);

@@ -35,6 +35,12 @@ impl Selectivity {
         TABLE[self.level as usize].1
     }
 
+    /// The level's rank, 0 (73%) to 4 (99%): higher is safer.
+    #[inline(always)]
+    pub fn rank(self) -> u32 {
+        u32::from(self.level)
+    }
+
     /// The level's name in percent (73, 87, 95, 98 or 99).
     pub fn percent(self) -> u8 {
         TABLE[self.level as usize].0

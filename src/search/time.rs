@@ -132,6 +132,76 @@ const PRESOLVE_MAX_DEPTH: u32 = 8;
 const MAX_MOVE_SECS: f64 = 86_400.0;
 /// Without a time limit, solve exactly from this many empties (the solver is fast here).
 pub const UNTIMED_EXACT_EMPTIES: u32 = 22;
+/// Typical (median) nodes of the first probable solve (the 73% pass, after the midgame
+/// iterations) at 20 empties, and its growth per empty square (measured on 8 positions from
+/// engine games at 24 empties: 1.4 to 54 M nodes, median about 8 M; one at 28: 160 M).
+const TYPICAL_PROBABLE_NODES_AT_20: f64 = 0.45e6;
+const TYPICAL_PROBABLE_GROWTH: f64 = 2.1;
+/// Probable solves are tried from this many empties down (see `super::transition`)...
+pub const PROBABLE_MAX_EMPTIES: u32 = 36;
+/// ...to this many (below, the passes' ProbCut has almost nothing to cut).
+pub const PROBABLE_MIN_EMPTIES: u32 = 20;
+/// The moves of the transition (from the first planned solve up to this many empties) weigh
+/// [`Tuning::transition_weight`] in the game plan: they decide most games.
+pub const TRANSITION_MAX_EMPTIES: u32 = 30;
+
+/// Settings of the time plan chosen by matches (docs/SEARCH.md). `OTHELLO_TIME_TUNING`, e.g.
+/// `transition_weight=2.5,probable_scale=1`, overrides them for such sweeps; it is read once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// The weight of a move at 20 to [`TRANSITION_MAX_EMPTIES`] empties in the game plan (a
+    /// midgame move weighs 1).
+    pub transition_weight: f64,
+    /// A factor on the typical cost of the first probable solve: above 1, the midgame goes
+    /// on longer before the probable solves start.
+    pub probable_scale: f64,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            transition_weight: 2.0,
+            probable_scale: 1.0,
+        }
+    }
+}
+
+impl Tuning {
+    /// The settings in force: the defaults, overridden by `OTHELLO_TIME_TUNING` if it parses
+    /// (a bad value is logged and ignored).
+    pub fn current() -> Tuning {
+        static CURRENT: std::sync::OnceLock<Tuning> = std::sync::OnceLock::new();
+        *CURRENT.get_or_init(|| match std::env::var("OTHELLO_TIME_TUNING") {
+            Ok(text) => Tuning::parse(&text).unwrap_or_else(|e| {
+                log::warn!("OTHELLO_TIME_TUNING ignored: {e}");
+                Tuning::default()
+            }),
+            Err(_) => Tuning::default(),
+        })
+    }
+
+    /// Parses `name=value` pairs separated by commas over the defaults.
+    pub fn parse(text: &str) -> Result<Tuning, String> {
+        let mut t = Tuning::default();
+        for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{item:?} is not name=value"))?;
+            let v: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v > 0.0 && *v <= 100.0)
+                .ok_or_else(|| format!("{item:?}: expected a number in (0, 100]"))?;
+            match name.trim() {
+                "transition_weight" => t.transition_weight = v,
+                "probable_scale" => t.probable_scale = v,
+                other => return Err(format!("unknown setting {other:?}")),
+            }
+        }
+        Ok(t)
+    }
+}
 
 /// One move's share of a game clock, from the plan of the side's remaining game (see
 /// [the module notes](self)).
@@ -207,6 +277,8 @@ fn phase_weight(empties: u32) -> f64 {
     if empties > OPENING_EMPTIES {
         let opening = f64::from(60 - empties.min(60)) / f64::from(60 - OPENING_EMPTIES);
         OPENING_WEIGHT + (1.0 - OPENING_WEIGHT) * opening
+    } else if (20..=TRANSITION_MAX_EMPTIES).contains(&empties) {
+        Tuning::current().transition_weight
     } else if empties >= 20 {
         1.0
     } else {
@@ -272,6 +344,42 @@ impl Budget {
         expected_end <= soft.mul_f64(STRETCH) && self.hard.map_or(true, |h| expected_end <= h)
     }
 
+    /// Whether a pass expected to take `expected` may start after `elapsed`: as for an
+    /// iteration, it must be expected to end by [`STRETCH`] times the target and before the
+    /// hard deadline.
+    pub fn should_start_pass(&self, elapsed: Duration, expected: Duration) -> bool {
+        let end = elapsed + expected;
+        self.soft.map_or(true, |s| end <= s.mul_f64(STRETCH))
+            && self.hard.map_or(true, |h| end <= h)
+    }
+
+    /// Typical (median) nodes of the first probable solve (the 73% pass) at `empties`.
+    pub fn typical_probable_nodes(empties: u32) -> f64 {
+        TYPICAL_PROBABLE_NODES_AT_20
+            * TYPICAL_PROBABLE_GROWTH.powi(empties as i32 - 20)
+            * Tuning::current().probable_scale
+    }
+
+    /// Whether a timed search at `empties` empties, having completed the midgame iteration
+    /// before `depth`, should turn to probable solves (`super::transition`): a few midgame
+    /// iterations first (a move to fall back on), then as soon as the first probable pass is
+    /// expected to fit in the move's time at solver speed `nps`.
+    pub fn probable_fits(&self, empties: u32, nps: f64, elapsed: Duration, depth: u32) -> bool {
+        if self.soft.is_none() || !(PROBABLE_MIN_EMPTIES..=PROBABLE_MAX_EMPTIES).contains(&empties)
+        {
+            return false;
+        }
+        let presolve = empties
+            .saturating_sub(PRESOLVE_GAP)
+            .min(PRESOLVE_MAX_DEPTH)
+            .min(self.max_depth.saturating_sub(1));
+        if depth <= presolve || self.max_depth + 10 < empties {
+            return false;
+        }
+        let expected = Duration::from_secs_f64(Self::typical_probable_nodes(empties) / nps);
+        self.should_start_pass(elapsed, expected)
+    }
+
     /// Whether the hard deadline has passed.
     pub fn should_stop(&self, elapsed: Duration) -> bool {
         self.hard.is_some_and(|h| elapsed >= h)
@@ -308,6 +416,13 @@ impl Budget {
         if depth <= presolve {
             return SolveKind::None;
         }
+        self.solve_fits(empties, nps, elapsed)
+    }
+
+    /// Which solve is expected to fit now, at `empties` empty squares, solver speed `nps` and
+    /// time used `elapsed`: [`SOLVE_TAIL`] times its typical cost must fit before the hard
+    /// deadline (or in the node budget), exact first, then WLD.
+    pub fn solve_fits(&self, empties: u32, nps: f64, elapsed: Duration) -> SolveKind {
         let exact = Self::typical_solve_nodes(empties) * SOLVE_TAIL;
         let fits = |nodes: f64| match (self.hard, self.nodes) {
             (Some(h), _) => nodes / nps <= h.saturating_sub(elapsed).as_secs_f64(),
@@ -489,6 +604,74 @@ mod tests {
         let untimed = Budget::new(&Limits::default(), 30);
         assert_eq!(untimed.solve_kind(20, nps, ms(0), 5), SolveKind::Exact);
         assert_eq!(untimed.solve_kind(30, nps, ms(0), 5), SolveKind::None);
+    }
+
+    #[test]
+    fn probable_solves_start_when_the_first_pass_fits_in_a_timed_search() {
+        let nps = 15e6;
+        // Untimed, or outside the band: never.
+        let untimed = Budget::new(&Limits::default(), 26);
+        assert!(!untimed.probable_fits(26, nps, ms(0), 12));
+        let roomy = Budget::new(
+            &Limits {
+                move_time: Some(Duration::from_secs(1000)),
+                ..Limits::default()
+            },
+            26,
+        );
+        assert!(!roomy.probable_fits(PROBABLE_MIN_EMPTIES - 1, nps, ms(0), 12));
+        assert!(!roomy.probable_fits(PROBABLE_MAX_EMPTIES + 1, nps, ms(0), 12));
+        // A few midgame iterations first, then as soon as the pass fits.
+        assert!(!roomy.probable_fits(26, nps, ms(0), 8));
+        assert!(roomy.probable_fits(26, nps, ms(0), 9));
+        // A short move: the typical pass at 30 empties does not fit, at 20 it does.
+        let short = Budget::new(
+            &Limits {
+                move_time: Some(ms(200)),
+                ..Limits::default()
+            },
+            30,
+        );
+        assert!(!short.probable_fits(30, nps, ms(0), 9));
+        assert!(short.probable_fits(20, nps, ms(0), 9));
+        // Time already used counts.
+        assert!(!short.probable_fits(20, nps, ms(185), 9));
+        // A pass is started only if it is expected to end in time.
+        assert!(short.should_start_pass(ms(50), ms(100)));
+        assert!(!short.should_start_pass(ms(150), ms(100)));
+    }
+
+    #[test]
+    fn the_tuning_parses_known_settings_only() {
+        let t = Tuning::parse("transition_weight=2.5, probable_scale=0.5").unwrap();
+        assert_eq!((t.transition_weight, t.probable_scale), (2.5, 0.5));
+        assert_eq!(Tuning::parse("").unwrap(), Tuning::default());
+        for bad in [
+            "transition_weight",
+            "x=1",
+            "probable_scale=0",
+            "probable_scale=nan",
+        ] {
+            assert!(Tuning::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_transition_moves_weigh_more_in_the_plan() {
+        let w = Tuning::current().transition_weight;
+        assert_eq!(phase_weight(24), w);
+        assert_eq!(phase_weight(TRANSITION_MAX_EMPTIES + 1), 1.0);
+        let plan = |empties| {
+            Plan::new(
+                &Clock {
+                    remaining: ms(20_000),
+                    increment: ms(0),
+                },
+                empties,
+            )
+        };
+        // With the same clock, a transition move gets more than a midgame move.
+        assert!(plan(28).target > plan(34).target);
     }
 
     #[test]
