@@ -279,6 +279,25 @@ fn unfinished_and_short_games_are_not_audited() {
     assert!(report.games[0].black_values.is_empty());
     assert_eq!(report.games[2].first_empties, 20);
     assert_eq!(report.positions(), 20);
+    assert!(report.solves() <= 20 && report.games[2].solves == report.solves());
+}
+
+#[test]
+fn known_best_moves_and_repeated_games_save_solves_but_not_values() {
+    // The same game twice: the second one is read from the first one's solves.
+    let game = games_1977()[1].clone();
+    let report = audit(&by_colour(&[game.clone(), game]), &["b", "w"], "14", 1);
+    let [first, second] = &report.games[..] else {
+        panic!("two games")
+    };
+    assert_eq!(first.black_values, second.black_values);
+    assert_eq!((second.solves, second.nodes), (0, 0));
+    // A position after a best move is not solved: fewer solves than positions.
+    assert!(
+        first.solves > 0 && first.solves < first.moves.len(),
+        "{}",
+        first.solves
+    );
 }
 
 #[test]

@@ -18,23 +18,28 @@
 //!   (win, draw or loss by the exact value at the point, against the final result), in the
 //!   player's favour or against it.
 //!
-//! One exact solve per position is enough. With `v(k)` the exact value of the position before
-//! move `k`, for its side to move, and `b(k)` the same value from Black's view, the value of
-//! the move played at `k` is the value of the position after it, `b(k + 1)`, seen by the
-//! mover; the best move's value is `b(k)` seen by the mover. So Black loses
+//! One exact solve per position is enough, and often less. With `v(k)` the exact value of
+//! the position before move `k`, for its side to move, and `b(k)` the same value from Black's
+//! view, the value of the move played at `k` is the value of the position after it, `b(k + 1)`,
+//! seen by the mover; the best move's value is `b(k)` seen by the mover. So Black loses
 //! `b(k) - b(k + 1)` with a move and White `b(k + 1) - b(k)`. A forced pass needs no care
 //! beyond this: the replay makes it (the position after the move then has the mover to move
 //! again), and turning each `v(k)` into `b(k)` by its own side to move is the only place the
 //! side matters. Summed over the moves, the two players' losses telescope: the value at the
 //! point minus the final result, from Black's view, is Black's loss minus White's, exactly.
 //!
-//! The positions of a game are solved in order, from the audit point down, by one
-//! [`Searcher`] (one thread, [`DEFAULT_AUDIT_HASH_MB`] of table) whose table is kept from
-//! position to position: the first solve is the only expensive one, and the later positions
-//! mostly find their subtrees in the table. With several points, one walk from the largest
-//! serves all of them. Games are spread over [`AuditOptions::jobs`] workers, each with its own
-//! searcher; the results do not depend on how (exact values are unique), only the node counts
-//! do.
+//! A solve also gives a best move. When the move played is that move (or the only legal
+//! one), `b(k + 1) = b(k)` and the next position needs no solve: a stretch of best moves is
+//! solved at every other position. The positions that are solved are solved in game order by
+//! one [`Searcher`] (one thread, [`DEFAULT_AUDIT_HASH_MB`] of table) whose table is kept from
+//! position to position, so that the later, smaller solves find much of their trees in it.
+//! The first solve, at the point, is most of the cost (about two thirds, at 24 empties in
+//! engine games; the next one, after a mistake, most of the rest). With several points, one
+//! walk from the largest serves all of them. Games are spread over [`AuditOptions::jobs`]
+//! workers, each with its own searcher; games that reach the same position at the largest
+//! point (paired games between deterministic players often do) go to one worker, and the later
+//! ones reuse the first one's values. The figures do not depend on the workers (exact values
+//! are unique), only the node counts do.
 //!
 //! A game that is not played to its end (a forfeit on time, an illegal move, a record that
 //! stops early) is not audited: its result is not on the board. A game that ended with more
@@ -238,6 +243,9 @@ pub struct GameAudit {
     pub black_values: Vec<i32>,
     /// The moves between those positions (one fewer than the values).
     pub moves: Vec<AuditedMove>,
+    /// The positions solved for this game (the others' values were known, see
+    /// [the module notes](self)).
+    pub solves: usize,
     /// Nodes solved for this game.
     pub nodes: u64,
     /// Time spent on this game.
@@ -416,9 +424,16 @@ impl AuditReport {
         self.games.iter().map(|g| g.nodes).sum()
     }
 
-    /// The positions solved in all (the final positions need no solve).
+    /// The positions audited in all: every position from the first audited one to the last
+    /// before the end.
     pub fn positions(&self) -> usize {
         self.games.iter().map(|g| g.moves.len()).sum()
+    }
+
+    /// The positions solved in all (fewer than [`AuditReport::positions`]: see
+    /// [the module notes](self)).
+    pub fn solves(&self) -> usize {
+        self.games.iter().map(|g| g.solves).sum()
     }
 
     /// The per-point figures of audited games (`players` names them).

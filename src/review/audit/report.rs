@@ -66,9 +66,10 @@ impl fmt::Display for AuditReport {
         let secs = self.elapsed.as_secs_f64();
         writeln!(
             f,
-            "audit: {} games, {} positions solved, {} nodes, {secs:.1} s ({} worker{}, {} MiB each)",
+            "audit: {} games, {} positions, {} solved, {} nodes, {secs:.1} s ({} worker{}, {} MiB each)",
             self.games.len(),
             self.positions(),
+            self.solves(),
             self.nodes(),
             self.jobs,
             plural(self.jobs as u64),
@@ -129,6 +130,8 @@ pub fn to_json(report: &AuditReport) -> String {
     w.float(round(report.elapsed.as_secs_f64(), 3));
     w.key("positions");
     w.number(report.positions() as i64);
+    w.key("solves");
+    w.number(report.solves() as i64);
     w.key("nodes");
     w.number(report.nodes() as i64);
     w.key("by_point");
@@ -244,6 +247,8 @@ fn write_game(w: &mut JsonWriter, report: &AuditReport, index: usize, g: &GameAu
         w.end_object();
     }
     w.end_array();
+    w.key("solves");
+    w.number(g.solves as i64);
     w.key("nodes");
     w.number(g.nodes as i64);
     w.key("ms");

@@ -2,12 +2,13 @@
 //! point with one exact solve per position, on workers that take whole games (see
 //! [the module notes](super)).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::{AuditError, AuditGame, AuditOptions, AuditedMove, GameAudit};
-use crate::board::{Color, Position};
+use crate::board::{Board, Color, Move, Position};
 use crate::eval::Evaluator;
 use crate::search::{Searcher, Value};
 
@@ -74,16 +75,27 @@ fn unsolved(game: &AuditGame, prepared: &Prepared) -> GameAudit {
             .map_or(0, |p| p.board.empty_count()),
         black_values: Vec::new(),
         moves: Vec::new(),
+        solves: 0,
         nodes: 0,
         elapsed: Duration::ZERO,
     }
 }
 
-/// Walks game `index` down from position `from`: each position solved once by `searcher`
-/// (its table kept from one position to the next), each move's loss from two neighbouring
-/// values.
+/// Exact values already solved for a group of games that reach the same position: the value
+/// of each position for its side to move, and a best move.
+type Memo = HashMap<Board, (i32, Move)>;
+
+/// Walks game `index` down from position `from`, solving with `searcher` (its table kept from
+/// one position to the next) each position whose value is not known yet, and taking each
+/// move's loss from two neighbouring values.
+///
+/// A position's value is known without a solve when the move that led to it is known to be a
+/// best move (the solver's best move of the position before, or the only legal move there):
+/// from Black's view, the value then does not change. So a game whose moves are all best is
+/// solved at every other position only.
 fn walk<E: Evaluator>(
     searcher: &mut Searcher<E>,
+    memo: &mut Memo,
     index: usize,
     game: &AuditGame,
     prepared: &Prepared,
@@ -91,27 +103,45 @@ fn walk<E: Evaluator>(
 ) -> Result<GameAudit, AuditError> {
     let start = Instant::now();
     let positions = &prepared.positions[from..];
-    let mut black_values = Vec::with_capacity(positions.len());
-    let mut nodes = 0;
-    for pos in positions {
-        let value = if pos.board.is_game_over() {
-            pos.board.final_score()
+    let played = &game.record.moves[from..];
+    let mut black_values: Vec<i32> = Vec::with_capacity(positions.len());
+    let (mut nodes, mut solves) = (0, 0);
+    // Whether the move that led to this position is known to be a best move.
+    let mut best_played = false;
+    for (k, pos) in positions.iter().enumerate() {
+        let (value, best) = if pos.board.is_game_over() {
+            let value = black_view(pos.side, pos.board.final_score());
+            debug_assert!(!best_played || black_values[k - 1] == value);
+            (value, None)
+        } else if best_played {
+            (black_values[k - 1], None)
         } else {
-            let r = searcher.solve(&pos.board, false, &mut ());
-            nodes += r.nodes;
-            let Value::Exact(v) = r.value else {
-                return Err(AuditError::NotExact {
-                    game: index + 1,
-                    empties: pos.board.empty_count(),
-                });
+            let (v, best) = match memo.get(&pos.board) {
+                Some(&known) => known,
+                None => {
+                    let r = searcher.solve(&pos.board, false, &mut ());
+                    nodes += r.nodes;
+                    solves += 1;
+                    let Value::Exact(v) = r.value else {
+                        return Err(AuditError::NotExact {
+                            game: index + 1,
+                            empties: pos.board.empty_count(),
+                        });
+                    };
+                    memo.insert(pos.board, (v, r.best));
+                    (v, r.best)
+                }
             };
-            v
+            // The only place where the side to move matters: after a forced pass it is the
+            // mover again, and its value is not negated.
+            (black_view(pos.side, v), Some(best))
         };
-        // The only place where the side to move matters: after a forced pass it is the
-        // mover again, and its value is not negated.
-        black_values.push(black_view(pos.side, value));
+        black_values.push(value);
+        best_played = played.get(k).is_some_and(|&sq| {
+            pos.board.moves().count_ones() == 1 || best == Some(Move::Place(sq))
+        });
     }
-    let moves = game.record.moves[from..]
+    let moves = played
         .iter()
         .enumerate()
         .map(|(k, &square)| {
@@ -140,6 +170,7 @@ fn walk<E: Evaluator>(
         first_empties: positions[0].board.empty_count(),
         black_values,
         moves,
+        solves,
         nodes,
         elapsed: start.elapsed(),
     })
@@ -173,25 +204,43 @@ pub(super) fn run_audit<E: Evaluator + Clone>(
             }
         }
     }
+    // Games that reach the same position at the largest point go to one worker, one after
+    // the other: the later ones find the values of the first (paired games between two
+    // deterministic players are often the same game).
+    let mut units: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut unit_of: HashMap<Board, usize> = HashMap::new();
+    for (i, from) in work {
+        let unit = *unit_of
+            .entry(prepared[i].positions[from].board)
+            .or_insert_with(|| {
+                units.push(Vec::new());
+                units.len() - 1
+            });
+        units[unit].push((i, from));
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let workers = options.jobs.clamp(1, work.len().max(1));
+    let workers = options.jobs.clamp(1, units.len().max(1));
     let (tx, rx) = mpsc::channel::<(usize, Result<GameAudit, AuditError>)>();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, work, prepared) = (&next, &stop, &work, &prepared);
+            let (next, stop, units, prepared) = (&next, &stop, &units, &prepared);
             scope.spawn(move || {
                 let mut searcher = Searcher::new(eval.clone(), options.hash_mb);
                 searcher.set_threads(1);
-                while !stop.load(Ordering::SeqCst) {
-                    let Some(&(i, from)) = work.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                        return;
-                    };
-                    let audit = walk(&mut searcher, i, &games[i], &prepared[i], from);
-                    if tx.send((i, audit)).is_err() {
-                        return;
+                while let Some(unit) = units.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    let mut memo = Memo::new();
+                    for &(i, from) in unit {
+                        if stop.load(Ordering::SeqCst) {
+                            return;
+                        }
+                        let audit =
+                            walk(&mut searcher, &mut memo, i, &games[i], &prepared[i], from);
+                        if tx.send((i, audit)).is_err() {
+                            return;
+                        }
                     }
                 }
             });
