@@ -341,6 +341,16 @@ fn bad_games_are_errors_naming_the_game() {
         }
     );
     assert!(e.to_string().contains("game 1"), "{e}");
+    // A table that cannot be allocated is an error too, not an abort.
+    games[0].white = 1;
+    let huge = AuditOptions {
+        hash_mb: usize::MAX,
+        ..options
+    };
+    match audit_games(&games, &players, &huge, &eval, &mut |_, _| {}) {
+        Err(AuditError::Table(_)) => {}
+        other => panic!("{other:?}"),
+    }
 }
 
 fn othello(args: &[&str]) -> Output {

@@ -31,7 +31,7 @@
 //! A solve also gives a best move. When the move played is that move (or the only legal
 //! one), `b(k + 1) = b(k)` and the next position needs no solve: a stretch of best moves is
 //! solved at every other position. The positions that are solved are solved in game order by
-//! one [`Searcher`] (one thread, [`DEFAULT_AUDIT_HASH_MB`] of table) whose table is kept from
+//! one [`Searcher`](crate::search::Searcher) (one thread, [`DEFAULT_AUDIT_HASH_MB`] of table) whose table is kept from
 //! position to position, so that the later, smaller solves find much of their trees in it.
 //! The first solve, at the point, is most of the cost (about two thirds, at 24 empties in
 //! engine games; the next one, after a mistake, most of the rest). With several points, one
@@ -200,6 +200,9 @@ pub enum AuditError {
         /// Why.
         source: ReplayError,
     },
+    /// A worker's transposition table could not be allocated.
+    #[error("audit: {0}")]
+    Table(#[from] crate::search::tt::TableAllocError),
     /// A solve gave a value that is not exact (a bug in the solver).
     #[error("game {game}: the solve of the position at {empties} empties is not exact")]
     NotExact {

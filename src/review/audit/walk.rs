@@ -228,7 +228,13 @@ pub(super) fn run_audit<E: Evaluator + Clone>(
             let tx = tx.clone();
             let (next, stop, units, prepared) = (&next, &stop, &units, &prepared);
             scope.spawn(move || {
-                let mut searcher = Searcher::new(eval.clone(), options.hash_mb);
+                // A small table first, then the one asked for: a size that cannot be had is
+                // an error, not an abort.
+                let mut searcher = Searcher::new(eval.clone(), 1);
+                if let Err(e) = searcher.try_set_hash_mb(options.hash_mb) {
+                    let _ = tx.send((0, Err(AuditError::Table(e))));
+                    return;
+                }
                 searcher.set_threads(1);
                 while let Some(unit) = units.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let mut memo = Memo::new();
