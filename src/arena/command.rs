@@ -14,7 +14,9 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use thiserror::Error;
 
+use crate::gamedb::{ErrorKind, GameRecord};
 use crate::players::PlayerSpec;
+use crate::review::audit::AuditGame;
 
 use super::referee::GameOutcome;
 use super::series::{
@@ -37,6 +39,14 @@ pub enum ArenaError {
         path: PathBuf,
         /// Why.
         source: io::Error,
+    },
+    /// A played game that cannot be audited (it does not start from the standard position).
+    #[error("game {game} cannot be audited: {source}")]
+    Audit {
+        /// The game, from 1, in the GGF file's order.
+        game: usize,
+        /// Why.
+        source: ErrorKind,
     },
     /// Fewer than two players in a tournament.
     #[error("a tournament needs at least two players")]
@@ -211,6 +221,13 @@ impl SeriesObserver for MatchObserver {
 
 /// Plays a match and returns its summary (the caller prints it).
 pub fn run_match(options: &MatchOptions) -> Result<MatchSummary, ArenaError> {
+    run_match_games(options).map(|(summary, _)| summary)
+}
+
+/// [`run_match`], also returning the pairs played, in order (for [`audit_games_of`]).
+pub fn run_match_games(
+    options: &MatchOptions,
+) -> Result<(MatchSummary, Vec<PairOutcome>), ArenaError> {
     let tasks = match_tasks(&options.config, options.pairs);
     let specs = [options.a.clone(), options.b.clone()];
     let mut observer = MatchObserver {
@@ -220,8 +237,34 @@ pub fn run_match(options: &MatchOptions) -> Result<MatchSummary, ArenaError> {
     let result = run_series(&specs, &tasks, &options.config, &mut observer);
     let MatchObserver { output, summary } = observer;
     output.finish()?;
-    result?;
-    Ok(summary)
+    Ok((summary, result?))
+}
+
+/// The games of played pairs as the input of [`crate::review::audit::audit_games`], in the
+/// GGF file's order (each pair's game with its first player as Black, then the other); the
+/// players are the pairs' indices into the series' players (in a match, A is 0 and B is 1).
+pub fn audit_games_of(pairs: &[PairOutcome]) -> Result<Vec<AuditGame>, ArenaError> {
+    let mut games = Vec::with_capacity(2 * pairs.len());
+    for pair in pairs {
+        for (outcome, a_is_black) in pair.games.iter().zip([true, false]) {
+            let record =
+                GameRecord::from_game(&outcome.game).map_err(|source| ArenaError::Audit {
+                    game: games.len() + 1,
+                    source,
+                })?;
+            let (black, white) = if a_is_black {
+                (pair.task.a, pair.task.b)
+            } else {
+                (pair.task.b, pair.task.a)
+            };
+            games.push(AuditGame {
+                record,
+                black,
+                white,
+            });
+        }
+    }
+    Ok(games)
 }
 
 struct TournamentObserver {

@@ -12,7 +12,8 @@
 //! - [`series`]: pairs of games on worker threads (`-j N`), reproducible from a seed;
 //! - [`stats`]: Elo with a 95% interval and the SPRT, on the pentanomial pair model;
 //! - [`summary`]: the match and tournament tables;
-//! - [`command`]: the `match` and `tournament` commands (progress bar, GGF output);
+//! - [`command`]: the `match` and `tournament` commands (progress bar, GGF output), and the
+//!   played games as the input of an audit ([`crate::review::audit`]);
 
 pub mod command;
 pub mod openings;
@@ -21,7 +22,10 @@ pub mod series;
 pub mod stats;
 pub mod summary;
 
-pub use command::{run_match, run_tournament, ArenaError, MatchOptions, TournamentOptions};
+pub use command::{
+    audit_games_of, run_match, run_match_games, run_tournament, ArenaError, MatchOptions,
+    TournamentOptions,
+};
 pub use openings::OpeningSource;
 pub use referee::{play_game, GameOutcome, GameSetup, Opening, Termination};
 pub use series::SeriesConfig;

@@ -9,6 +9,7 @@ use othello::arena::{self, OpeningSource, SeriesConfig, Sprt};
 use othello::clock::{TimeControl, MATCH_GRACE_SECS};
 use othello::eval::{EngineEval, EvalChoice};
 use othello::players::PlayerSpec;
+use othello::review::audit::{AuditOptions, AuditPoints};
 
 use super::play::{self, PlayOptions};
 use super::{fail, with_global_eval, CliError, CliResult};
@@ -91,12 +92,27 @@ pub struct MatchArgs {
     /// The SPRT's false negative rate.
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
     beta: f64,
+    /// After all games are played, audit them against exact values from each of these numbers
+    /// of empty squares (1 to 40), e.g. 24 or 24,20: per side, the exact value at the point,
+    /// the discs lost by its own moves to the end, the final result and the games whose
+    /// outcome changed. Uses -j workers; see docs/REVIEW.md.
+    #[arg(long, value_name = "LIST")]
+    audit: Option<AuditPoints>,
+    /// Write the audit as JSON to this file.
+    #[arg(long, value_name = "FILE", requires = "audit")]
+    audit_json: Option<PathBuf>,
     #[command(flatten)]
     series: SeriesArgs,
 }
 
-/// `othello match`.
-pub fn run_match(args: MatchArgs, global: Option<&EvalChoice>, out: &mut impl Write) -> CliResult {
+/// `othello match`, then its audit if asked for (once every game is over, so that the solves
+/// take no time from the players' clocks).
+pub fn run_match(
+    args: MatchArgs,
+    global: Option<&EvalChoice>,
+    eval: &EngineEval,
+    out: &mut impl Write,
+) -> CliResult {
     let config = args.series.config(OpeningSource::Xot, "othello match")?;
     let options = arena::MatchOptions {
         a: with_global_eval(args.a, global),
@@ -114,9 +130,30 @@ pub fn run_match(args: MatchArgs, global: Option<&EvalChoice>, out: &mut impl Wr
         ggf: args.series.ggf,
         progress: !args.series.quiet,
     };
-    let summary = arena::run_match(&options)?;
+    let Some(points) = args.audit else {
+        let summary = arena::run_match(&options)?;
+        write!(out, "{summary}")?;
+        return Ok(());
+    };
+    let (summary, pairs) = arena::run_match_games(&options)?;
     write!(out, "{summary}")?;
-    Ok(())
+    writeln!(out)?;
+    out.flush()?;
+    let games = arena::audit_games_of(&pairs)?;
+    let players = [format!("A: {}", summary.a), format!("B: {}", summary.b)];
+    let audit = AuditOptions {
+        jobs: options.config.concurrency,
+        ..AuditOptions::new(points)
+    };
+    super::audit::run_audit(
+        &games,
+        &players,
+        &audit,
+        eval,
+        options.progress,
+        args.audit_json.as_deref(),
+        out,
+    )
 }
 
 #[derive(Args)]

@@ -8,12 +8,14 @@
 //! - [`games`]: `games stats|convert|export`;
 //! - [`book`]: `book build|evaluate|deviate|merge|stats|show|export|import`;
 //! - [`review`]: `review`, a game judged move by move;
+//! - [`audit`]: `audit`, games judged against exact values from N empties (also `match --audit`);
 //! - [`fake`]: the hidden `fake-engine`, an NBoard engine that misbehaves on purpose.
 //!
 //! These are binary modules, not part of the library: what they do is print and parse, and
 //! everything they compute comes from `othello`'s public API.
 
 pub mod arena;
+pub mod audit;
 pub mod book;
 pub mod commands;
 pub mod engine;
@@ -119,8 +121,9 @@ enum Command {
     #[command(alias = "center")]
     Centre(learn::CentreArgs),
     /// Play a match between two players: paired games from XOT or random openings, with
-    /// clocks, concurrency, Elo and SPRT. Results are from A's side.
-    Match(arena::MatchArgs),
+    /// clocks, concurrency, Elo and SPRT. Results are from A's side. With --audit N, the games
+    /// are then judged against exact values from N empties to the end, per side.
+    Match(Box<arena::MatchArgs>),
     /// Play a round robin (PAIP's round-robin): every player against every other, paired
     /// games; prints the table of points.
     Tournament(arena::TournamentArgs),
@@ -144,6 +147,11 @@ enum Command {
     /// totals and the turning points. A table on stdout, or --json; --html FILE writes a page
     /// with the evaluation curve and diagrams. See docs/REVIEW.md.
     Review(review::ReviewArgs),
+    /// Audit the games of files (GGF from `match --ggf`, or WTHOR .wtb, PGN, transcripts)
+    /// against exact values from N empties to the end, per player: the exact value at the
+    /// point, the discs each player lost by its own moves, the final result and the games whose
+    /// outcome changed. See docs/REVIEW.md.
+    Audit(audit::AuditArgs),
     /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
     #[command(hide = true)]
     FakeEngine(fake::FakeArgs),
@@ -217,12 +225,13 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::EvalError(args)) => learn::eval_error(args, &mut out),
         Some(Command::Train(args)) => learn::train(args, &mut out),
         Some(Command::Centre(args)) => learn::centre(args, &mut out),
-        Some(Command::Match(args)) => arena::run_match(args, global, &mut out),
+        Some(Command::Match(args)) => arena::run_match(*args, global, &eval, &mut out),
         Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
         Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),
         Some(Command::Games { command }) => games::run(command, &mut out),
         Some(Command::Book { command }) => book::run(command, eval, &mut out),
         Some(Command::Review(args)) => review::review(args, eval, &mut out),
+        Some(Command::Audit(args)) => audit::audit_files(args, eval, &mut out),
         Some(Command::FakeEngine(args)) => {
             drop(out);
             fake::fake_engine(args)

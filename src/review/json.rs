@@ -3,6 +3,8 @@
 //! else stays UTF-8) and indents the two outer levels, one move per line. The crate has no
 //! serde, and one report does not need it.
 //!
+//! The writer is shared with the audit's report ([`super::audit::to_json`]).
+//!
 //! The fields are documented in `docs/REVIEW.md`. Values are in discs (numbers with up to two
 //! decimals), from the mover's point of view, except `black_value` and `curve`, from Black's.
 
@@ -166,7 +168,7 @@ fn write_player(w: &mut JsonWriter, review: &Review, s: &PlayerStats) {
 }
 
 /// `x` rounded to `decimals` places.
-fn round(x: f64, decimals: i32) -> f64 {
+pub(super) fn round(x: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
     (x * scale).round() / scale
 }
@@ -201,7 +203,7 @@ struct Frame {
 
 /// Writes one JSON value; the caller opens and closes what it opens.
 #[derive(Debug, Default)]
-struct JsonWriter {
+pub(super) struct JsonWriter {
     out: String,
     stack: Vec<Frame>,
     /// A key was just written: its value follows without a separator.
@@ -251,23 +253,23 @@ impl JsonWriter {
         self.out.push(bracket);
     }
 
-    fn begin_object(&mut self) {
+    pub(super) fn begin_object(&mut self) {
         self.open('{');
     }
 
-    fn end_object(&mut self) {
+    pub(super) fn end_object(&mut self) {
         self.close('}');
     }
 
-    fn begin_array(&mut self) {
+    pub(super) fn begin_array(&mut self) {
         self.open('[');
     }
 
-    fn end_array(&mut self) {
+    pub(super) fn end_array(&mut self) {
         self.close(']');
     }
 
-    fn key(&mut self, key: &str) {
+    pub(super) fn key(&mut self, key: &str) {
         self.element();
         self.out.push_str(&string_literal(key));
         self.out.push_str(": ");
@@ -279,16 +281,16 @@ impl JsonWriter {
         self.out.push_str(text);
     }
 
-    fn string(&mut self, s: &str) {
+    pub(super) fn string(&mut self, s: &str) {
         self.raw(&string_literal(s));
     }
 
-    fn number(&mut self, n: i64) {
+    pub(super) fn number(&mut self, n: i64) {
         self.raw(&n.to_string());
     }
 
     /// A finite float in its shortest form; `null` otherwise (JSON has no NaN).
-    fn float(&mut self, x: f64) {
+    pub(super) fn float(&mut self, x: f64) {
         if x.is_finite() {
             self.raw(&format!("{x}"));
         } else {
@@ -297,26 +299,26 @@ impl JsonWriter {
     }
 
     /// Centi-discs as discs: `1.5`, `-4`, `0.07`.
-    fn discs(&mut self, centi: i32) {
+    pub(super) fn discs(&mut self, centi: i32) {
         self.float(f64::from(centi) / 100.0);
     }
 
-    fn bool(&mut self, b: bool) {
+    pub(super) fn bool(&mut self, b: bool) {
         self.raw(if b { "true" } else { "false" });
     }
 
-    fn null(&mut self) {
+    pub(super) fn null(&mut self) {
         self.raw("null");
     }
 
-    fn optional(&mut self, n: Option<i64>) {
+    pub(super) fn optional(&mut self, n: Option<i64>) {
         match n {
             Some(n) => self.number(n),
             None => self.null(),
         }
     }
 
-    fn finish(mut self) -> String {
+    pub(super) fn finish(mut self) -> String {
         debug_assert!(self.stack.is_empty(), "unclosed JSON containers");
         self.out.push('\n');
         self.out

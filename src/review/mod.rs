@@ -31,6 +31,9 @@
 //! swing of fixed-depth searches cancelled ([`Review::curve`]). Turning points are the largest
 //! losses of the game: up to [`TURNING_POINTS`] moves losing at least [`MISTAKE_CENTI`].
 //!
+//! The [`audit`] judges many games at once, from a fixed number of empties to the end, against
+//! exact values only, one solve per position: where the games of a match were lost.
+//!
 //! Reviewing never prints: progress goes to a callback, and the reports are built from the
 //! [`Review`] by [`text`] (the terminal table), [`json`] and [`html`] (a page with an SVG
 //! chart and board diagrams, drawn by [`svg`]).
@@ -60,6 +63,7 @@
 //! # Ok::<(), othello::review::ReviewError>(())
 //! ```
 
+pub mod audit;
 pub mod html;
 pub mod json;
 mod judge;
