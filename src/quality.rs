@@ -25,6 +25,7 @@ use std::time::Duration;
 use crate::board::Move;
 use crate::eval::EngineEval;
 use crate::obf::ObfEntry;
+use crate::search::time::expected_clock;
 use crate::search::{Limits, Searcher};
 
 /// Options of `othello quality`.
@@ -41,6 +42,10 @@ pub struct QualityOptions {
     pub eval: EngineEval,
     /// Midgame forward pruning (`None`: full width).
     pub selectivity: Option<crate::search::Selectivity>,
+    /// A game clock: each position is searched with the clock a side is expected to have at
+    /// its number of empties in such a game ([`crate::search::time::expected_clock`]), instead
+    /// of `limits.clock`.
+    pub game_clock: Option<crate::clock::Clock>,
 }
 
 /// The result of one position.
@@ -181,7 +186,7 @@ pub fn run_quality(
     options: &QualityOptions,
     out: &mut impl Write,
 ) -> io::Result<QualitySummary> {
-    if !is_bounded(&options.limits) {
+    if !is_bounded(&options.limits) && options.game_clock.is_none() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "quality needs a depth, time or node limit",
@@ -201,7 +206,11 @@ pub fn run_quality(
     for (i, entry) in entries.iter().enumerate() {
         searcher.clear();
         let board = &entry.position.board;
-        let result = searcher.search(board, &options.limits, &mut ());
+        let mut limits = options.limits.clone();
+        if let Some(start) = &options.game_clock {
+            limits.clock = Some(expected_clock(start, board.empty_count()));
+        }
+        let result = searcher.search(board, &limits, &mut ());
         let row = QualityRow {
             number: i + options.first_number,
             empties: board.empty_count(),
@@ -311,6 +320,7 @@ mod tests {
             first_number: 7,
             eval: EngineEval::default(),
             selectivity: None,
+            game_clock: None,
         }
     }
 

@@ -35,6 +35,7 @@ fn depth(d: u32) -> QualityOptions {
         first_number: 1,
         eval: EngineEval::default(),
         selectivity: None,
+        game_clock: None,
     }
 }
 

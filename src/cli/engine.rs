@@ -291,12 +291,26 @@ pub struct QualityArgs {
     /// Node budget per position.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Search each position as in a game with this clock per side (SECONDS[+INCREMENT], as
+    /// `match --time`), started from an XOT opening: with the clock the time plan expects the
+    /// side to have left at that many empties, every earlier move having taken its target.
+    #[arg(long, value_name = "SECONDS[+INC]", value_parser = parse_game_clock)]
+    game_clock: Option<othello::clock::Clock>,
     #[command(flatten)]
     batch: ObfBatch,
     /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
     /// right) or 100 (none).
     #[arg(long, default_value = "73", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
+}
+
+/// A `SECONDS[+INCREMENT]` game clock, as `match --time` reads it.
+fn parse_game_clock(text: &str) -> Result<othello::clock::Clock, String> {
+    let tc = othello::clock::TimeControl::parse_match(text, 0.0).map_err(|e| e.to_string())?;
+    Ok(othello::clock::Clock {
+        remaining: Duration::from_secs_f64(tc.initial),
+        increment: Duration::from_secs_f64(tc.increment),
+    })
 }
 
 /// `othello quality`: a chosen move the file does not score is an error.
@@ -309,6 +323,7 @@ pub fn quality(args: QualityArgs, eval: EngineEval, out: &mut impl Write) -> Cli
         first_number: first,
         eval,
         selectivity: args.selectivity.0,
+        game_clock: args.game_clock,
     };
     let summary = othello::quality::run_quality(&entries, &options, out)?;
     if summary.errors > 0 {
