@@ -35,6 +35,12 @@ impl Selectivity {
         TABLE[self.level as usize].1
     }
 
+    /// The level's position in [`Selectivity::LEVELS`].
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.level as usize
+    }
+
     /// The level's name in percent (73, 87, 95, 98 or 99).
     pub fn percent(self) -> u8 {
         TABLE[self.level as usize].0
