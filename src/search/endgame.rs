@@ -491,8 +491,12 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             key = hash_bits(p, o);
             if let Some(e) = self.tt.probe(key) {
                 tt_move = e.best;
-                // A selective pass may also take the estimates of earlier selective passes.
-                let usable = e.is_solved() || (self.selectivity.is_some() && e.depth as u32 >= n);
+                // A selective pass may also take the estimates of earlier selective passes at
+                // its level or a safer one (stored with the level's index added to `n`).
+                let usable = e.is_solved()
+                    || self
+                        .selectivity
+                        .is_some_and(|s| e.depth as u32 >= n + s.index() as u32);
                 if usable {
                     let s = e.score as i32 / 100;
                     if e.bound.cuts(s, alpha, alpha + 1) {
@@ -714,12 +718,12 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     fn store(&mut self, key: u64, best: i32, alpha: i32, beta: i32, n: u32, sq: Option<Square>) {
         self.note_root_move(key, sq);
         let bound = Bound::from_window(best, alpha, beta);
-        // A selective pass's result is only an estimate: stored as a search of depth `n`, it
-        // gives its move to the exact pass but no cut-off.
-        let depth = if self.selectivity.is_some() {
-            n as u8
-        } else {
-            SOLVED_DEPTH + n as u8
+        // A selective pass's result is only an estimate: stored as a search of depth `n` plus
+        // its level's index, it gives its move to the exact pass but no cut-off, and cut-offs
+        // only to passes of its level or a less safe one.
+        let depth = match self.selectivity {
+            Some(s) => (n + s.index() as u32) as u8,
+            None => SOLVED_DEPTH + n as u8,
         };
         self.tt.store(key, (best * 100) as i16, bound, depth, sq);
     }

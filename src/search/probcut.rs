@@ -7,10 +7,13 @@
 //! node is cut as if the deep search had failed the same way. With `t` around 1 to 2.6 the
 //! pass is right most of the time and far cheaper than an exact solve.
 //!
-//! The passes only prepare the exact solve: each fills the transposition table with best moves
-//! for the nodes the exact search will visit, and gives its score as the first guess for the
-//! next pass. Their table entries are stored as searches of depth `n` (not as solved), so the
-//! exact pass takes their moves but never their scores.
+//! In a solve, the passes prepare the exact pass: each fills the transposition table with best
+//! moves for the nodes the exact search will visit, and gives its score as the first guess for
+//! the next pass. Their table entries are stored as searches of depth `n + k` (not as solved),
+//! `k` the level's index (0 for 73% to 3 for 98%), so the exact pass takes their moves but
+//! never their scores, and a pass takes the bounds of a pass of its own level or a safer one
+//! only: a 95% pass does not inherit the wrong cuts of the 73% pass before it, and is right
+//! about as often as its name says (docs/SEARCH.md has the measurements).
 
 /// Fewest empties at which a selective pass tries ProbCut.
 pub const PROBCUT_MIN_EMPTIES: u32 = 14;
