@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use othello::board::Position;
 use othello::eval::{EngineEval, EvalChoice};
+use othello::gamedb::export::EmptiesRange;
 use othello::learn::selfplay::default_threads;
 use othello::search::tt::{MAX_SHARED_HASH_MB, SHARED_HASH_MB};
 use othello::search::SelectivitySetting;
@@ -179,21 +180,43 @@ pub fn selfplay(args: SelfplayArgs, eval: EngineEval, out: &mut impl Write) -> C
 
 #[derive(Args)]
 pub struct CalibrateArgs {
-    /// The samples file to create or extend (one line per measured position).
-    #[arg(long, default_value = "data/mpc-samples.txt")]
-    samples: PathBuf,
+    /// The samples file to create or extend (one line per measured position; default
+    /// data/mpc-samples.txt, with --endgame data/end-samples.txt).
+    #[arg(long)]
+    samples: Option<PathBuf>,
     /// The model file to write.
     #[arg(long, default_value = "mpc.txt")]
     out: PathBuf,
     /// Positions 0..N are wanted in the samples file.
     #[arg(long, default_value_t = 2000)]
     positions: usize,
-    /// Deepest full-width search per position.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(3..=30))]
-    depth: u32,
+    /// Deepest full-width search per position (default 12, with --endgame 10).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+    depth: Option<u32>,
     /// Run seed (recorded in the samples file; resuming needs the same one).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Calibrate the exact solver's selective passes (endgame ProbCut) instead: solve sampled
+    /// positions exactly, fit the exact score against shallow searches, and write the
+    /// evaluator's model (or --base) with these `end` lines (see docs/SOLVE.md).
+    #[arg(long)]
+    endgame: bool,
+    /// With --endgame: the empties of the sampled positions, MIN..MAX.
+    #[arg(
+        long,
+        requires = "endgame",
+        default_value = "14..24",
+        value_name = "MIN..MAX"
+    )]
+    empties: EmptiesRange,
+    /// With --endgame: take the positions from these game files or directories (WTHOR .wtb,
+    /// PGN, GGF, transcripts) instead of drawing them.
+    #[arg(long, requires = "endgame", num_args = 1.., value_name = "FILE|DIR")]
+    games: Vec<PathBuf>,
+    /// With --endgame: the model file whose midgame lines (and leading comments) the output
+    /// keeps (default: the evaluator's model).
+    #[arg(long, requires = "endgame", value_name = "FILE")]
+    base: Option<PathBuf>,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
@@ -205,6 +228,9 @@ pub struct CalibrateArgs {
 /// `othello calibrate`.
 pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
     use othello::learn::calibrate::{fit_model, run_calibration_samples, CalibrateConfig};
+    if args.endgame {
+        return calibrate_endgame(args, eval, out);
+    }
     let CalibrateArgs {
         samples,
         out: path,
@@ -213,7 +239,13 @@ pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) ->
         seed,
         hash,
         threads,
+        ..
     } = args;
+    let samples = samples.unwrap_or_else(|| PathBuf::from("data/mpc-samples.txt"));
+    let depth = depth.unwrap_or(12);
+    if depth < 3 {
+        return Err(fail("--depth must be 3..=30"));
+    }
     let config = CalibrateConfig {
         positions,
         max_depth: depth,
@@ -222,9 +254,7 @@ pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) ->
         hash_mb: hash as usize,
         threads: threads.unwrap_or_else(default_threads),
     };
-    if let Some(dir) = samples.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
-    }
+    create_parent(&samples)?;
     let measured = run_calibration_samples(&config, &samples, std::time::Duration::from_secs(30))?;
     let model = fit_model(&measured, depth);
     let text = format!(
@@ -237,6 +267,125 @@ pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) ->
         "{}: {} fits from {} samples",
         path.display(),
         model.fits().len(),
+        measured.len()
+    )?;
+    Ok(())
+}
+
+/// Creates the directory `path` is in, if it names one.
+fn create_parent(path: &std::path::Path) -> CliResult {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+    }
+    Ok(())
+}
+
+/// `othello calibrate --endgame`.
+fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
+    use othello::eval::Evaluator;
+    use othello::learn::endcal::{
+        fit_endgame, fit_grid, run_end_samples, EndCalibrateConfig, EndSource, DEFAULT_DEPTH,
+    };
+    use othello::search::mpc::{MpcModel, DEFAULT_MODEL};
+    let samples = args
+        .samples
+        .unwrap_or_else(|| PathBuf::from("data/end-samples.txt"));
+    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    let empties = args.empties.0.clone();
+    let base_text = match &args.base {
+        Some(p) => std::fs::read_to_string(p).map_err(|e| fail(format!("{}: {e}", p.display())))?,
+        None => eval.mpc_model_text().unwrap_or(DEFAULT_MODEL).to_string(),
+    };
+    let base = MpcModel::parse(&base_text).map_err(|e| fail(format!("the base model: {e}")))?;
+    let source = if args.games.is_empty() {
+        EndSource::Drawn
+    } else {
+        let (lo, hi) = (*empties.start(), *empties.end());
+        let games = read_game_positions(&args.games, Default::default()).map_err(fail)?;
+        EndSource::Games(
+            games
+                .into_iter()
+                .map(|g| {
+                    g.into_iter()
+                        .map(|p| p.board)
+                        .filter(|b| (lo..=hi).contains(&b.empty_count()))
+                        .collect()
+                })
+                .collect(),
+        )
+    };
+    let config = EndCalibrateConfig {
+        positions: args.positions,
+        max_depth: depth,
+        seed: args.seed,
+        empties: empties.clone(),
+        source,
+        eval,
+        hash_mb: args.hash as usize,
+        threads: args.threads.unwrap_or_else(default_threads),
+    };
+    create_parent(&samples)?;
+    let measured = run_end_samples(&config, &samples, std::time::Duration::from_secs(30))
+        .map_err(|e| fail(e.to_string()))?;
+    // The measured fits, for the record: sigma (discs) by empties and depth.
+    let grid = fit_grid(&measured);
+    writeln!(
+        out,
+        "sigma (discs) of 100*exact = a*v_d + b, by empties (rows) and depth d:"
+    )?;
+    let depths = grid.iter().map(|g| g.depth + 1).max().unwrap_or(0);
+    write!(out, "{:>4} {:>5}", "n", "count")?;
+    for d in 0..depths {
+        write!(out, " {d:>5}")?;
+    }
+    writeln!(out)?;
+    for n in empties.clone() {
+        let row: Vec<_> = grid.iter().filter(|g| g.empties == n).collect();
+        let Some(first) = row.first() else { continue };
+        write!(out, "{n:>4} {:>5}", first.samples)?;
+        for g in row {
+            write!(out, " {:>5.2}", g.sigma / 100.0)?;
+        }
+        writeln!(out)?;
+    }
+    let end = fit_endgame(&measured);
+    let model = base.with_endgame(end);
+    let games = args
+        .games
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>();
+    let mut command = format!(
+        "othello calibrate --endgame --positions {} --depth {depth} --seed {} --empties {}..{}",
+        args.positions,
+        args.seed,
+        empties.start(),
+        empties.end()
+    );
+    if !games.is_empty() {
+        command.push_str(&format!(" --games {}", games.join(" ")));
+    }
+    // The base file's comments before its header, less an older endgame note.
+    let mut text = String::new();
+    for line in base_text
+        .lines()
+        .take_while(|l| l.trim_start().starts_with('#'))
+    {
+        if !line.starts_with("# endgame ProbCut") {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text.push_str(&format!(
+        "# endgame ProbCut: {command} ({} samples)\n{model}",
+        measured.len()
+    ));
+    std::fs::write(&args.out, text).map_err(|e| fail(format!("{}: {e}", args.out.display())))?;
+    writeln!(
+        out,
+        "{}: {} end lines from {} samples",
+        args.out.display(),
+        model.end_fits().len(),
         measured.len()
     )?;
     Ok(())

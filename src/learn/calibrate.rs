@@ -84,8 +84,19 @@ pub struct Sample {
 /// The position of sample `index` of a run seeded with `seed`, or `None` if its game ended
 /// (or reached a position with no move) before the target.
 pub fn sample_position<E: Evaluator>(eval: &E, seed: u64, index: usize) -> Option<Board> {
+    sample_position_between(eval, seed, index, MIN_EMPTIES, MAX_EMPTIES)
+}
+
+/// [`sample_position`] with the target drawn uniformly from `min..=max` empties instead.
+pub fn sample_position_between<E: Evaluator>(
+    eval: &E,
+    seed: u64,
+    index: usize,
+    min: u32,
+    max: u32,
+) -> Option<Board> {
     let mut rng = SplitMix64::new(mix(seed, index as u64));
-    let target = MIN_EMPTIES + rng.below((MAX_EMPTIES - MIN_EMPTIES + 1) as u64) as u32;
+    let target = min + rng.below((max.max(min) - min + 1) as u64) as u32;
     let openings: Vec<&str> = crate::xot::openings().collect();
     let line = openings[index % openings.len()];
     let mut pos = Position::start();
@@ -207,6 +218,49 @@ pub fn run_calibration_samples(
     let todo: Vec<usize> = (0..config.positions)
         .filter(|i| !done.contains(i))
         .collect();
+    let fresh = run_resumable(
+        path,
+        &header(config),
+        &todo,
+        config.threads,
+        report,
+        || TranspositionTable::new(config.hash_mb.max(1)),
+        |tt, index| {
+            sample_position(&config.eval, config.seed, index).map(|b| Sample {
+                index,
+                empties: b.empty_count(),
+                values: measure(&config.eval, tt, &b, config.max_depth),
+            })
+        },
+        |sample| {
+            let mut line = format!("{} {}", sample.index, sample.empties);
+            for v in &sample.values {
+                line.push_str(&format!(" {v}"));
+            }
+            line
+        },
+    )?;
+    samples.extend(fresh);
+    samples.sort_by_key(|s| s.index);
+    Ok(samples)
+}
+
+/// The resumable part of a calibration run: computes `work(state, i)` for every `i` of `todo`
+/// on `threads` threads (each with its own `state`, made by `init`), and appends `line` of
+/// each result to `path` as it arrives (creating the file with `header` first), so that a run
+/// that is stopped keeps what it finished. `None` results (positions that could not be
+/// drawn) write nothing. Logs progress every `report` interval; returns the new results.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_resumable<S: Send, W>(
+    path: &Path,
+    header: &str,
+    todo: &[usize],
+    threads: usize,
+    report: Duration,
+    init: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, usize) -> Option<S> + Sync,
+    line: impl Fn(&S) -> String,
+) -> Result<Vec<S>, LearnError> {
     let fresh = !path.exists();
     let mut file = OpenOptions::new()
         .create(true)
@@ -214,34 +268,26 @@ pub fn run_calibration_samples(
         .open(path)
         .map_err(|e| LearnError::io(path, e))?;
     if fresh {
-        writeln!(file, "{}", header(config)).map_err(|e| LearnError::io(path, e))?;
+        writeln!(file, "{header}").map_err(|e| LearnError::io(path, e))?;
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let threads = config.threads.clamp(1, 256).min(todo.len().max(1));
+    let threads = threads.clamp(1, 256).min(todo.len().max(1));
     let mut error = None;
     let start = Instant::now();
     let mut last_report = start;
-    let before = samples.len();
+    let mut results = Vec::new();
     std::thread::scope(|s| {
-        let (tx, rx) = mpsc::sync_channel::<Option<Sample>>(2 * threads);
+        let (tx, rx) = mpsc::sync_channel::<Option<S>>(2 * threads);
         for _ in 0..threads {
             let tx = tx.clone();
-            let (todo, next, stop) = (&todo, &next, &stop);
+            let (next, stop, init, work) = (&next, &stop, &init, &work);
             s.spawn(move || {
-                let mut tt = TranspositionTable::new(config.hash_mb.max(1));
+                let mut state = init();
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&index) = todo.get(k) else { break };
-                    let sample = sample_position(&config.eval, config.seed, index).map(|b| {
-                        let depth = config.max_depth;
-                        Sample {
-                            index,
-                            empties: b.empty_count(),
-                            values: measure(&config.eval, &mut tt, &b, depth),
-                        }
-                    });
-                    if tx.send(sample).is_err() {
+                    if tx.send(work(&mut state, index)).is_err() {
                         break;
                     }
                 }
@@ -249,25 +295,20 @@ pub fn run_calibration_samples(
         }
         drop(tx);
         let mut finished = 0;
-        for sample in rx {
+        for result in rx {
             finished += 1;
-            let Some(sample) = sample else { continue };
-            let mut line = format!("{} {}", sample.index, sample.empties);
-            for v in &sample.values {
-                line.push_str(&format!(" {v}"));
-            }
-            if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
+            let Some(result) = result else { continue };
+            if let Err(e) = writeln!(file, "{}", line(&result)).and_then(|_| file.flush()) {
                 error = Some(LearnError::io(path, e));
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
-            samples.push(sample);
+            results.push(result);
             if last_report.elapsed() >= report {
                 last_report = Instant::now();
                 log::info!(
-                    "calibrate: {finished}/{} positions measured, {} samples in all, {:.0} s",
+                    "calibrate: {finished}/{} positions measured, {:.0} s",
                     todo.len(),
-                    samples.len(),
                     start.elapsed().as_secs_f64()
                 );
             }
@@ -277,13 +318,11 @@ pub fn run_calibration_samples(
         return Err(e);
     }
     log::info!(
-        "calibrate: {} new samples, {} in all, {:.0} s",
-        samples.len() - before,
-        samples.len(),
+        "calibrate: {} new samples in {:.0} s",
+        results.len(),
         start.elapsed().as_secs_f64()
     );
-    samples.sort_by_key(|s| s.index);
-    Ok(samples)
+    Ok(results)
 }
 
 /// Least squares `y = a·x + b`: `(a, b, sigma)`, or `None` with fewer than 8 points or no

@@ -18,6 +18,9 @@
 //! 4. [`calibrate`]: measure shallow against deep searches with the evaluator and fit the
 //!    midgame Multi-ProbCut model that ships next to its weights.
 //!
+//!    [`endcal`] does the same for the exact solver's selective passes (endgame ProbCut):
+//!    shallow searches against exact solves.
+//!
 //! 5. [`centre`]: shift the parity weights so that searches of the start position (a draw)
 //!    average 0, removing the colour bias that search labels pass on.
 //!
@@ -32,6 +35,7 @@ use crate::eval::pattern::WeightsError;
 pub mod calibrate;
 pub mod centre;
 pub mod data;
+pub mod endcal;
 pub mod error;
 pub mod label;
 pub mod pool;

@@ -42,13 +42,15 @@ use crate::square::Square;
 
 use super::busy::{child_key, enter, BusyTable};
 use super::leaf_table::LeafTable;
-use super::midgame::Midgame;
 use super::order::{Candidate, Cursor, MoveList, MAX_MOVES};
-use super::probcut::{shallow_depth, sigma, Selectivity, PROBCUT_MIN_EMPTIES};
+use super::probcut::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
 use super::Stopper;
 
+mod probcut;
 mod small;
+
+pub use probcut::{selective_passes, PassOutcome};
 
 use small::{last1, odd_quadrants};
 
@@ -91,6 +93,8 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     pub nodes: u64,
     /// `Some` in a selective pass (see [`super::probcut`]), `None` in an exact search.
     selectivity: Option<Selectivity>,
+    /// The selective passes' predictions.
+    end_model: &'a EndgameModel,
     /// Empties at the root of the current search: ProbCut never cuts the root itself.
     root_empties: u32,
     /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
@@ -137,6 +141,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             stopper,
             nodes: 0,
             selectivity: None,
+            end_model: probcut::default_model(),
             root_empties: 0,
             leaf: LeafTable::new(),
             busy: None,
@@ -163,6 +168,12 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     /// `None`). A selective pass's scores are estimates, stored in the table as such.
     pub fn set_selectivity(&mut self, selectivity: Option<Selectivity>) {
         self.selectivity = selectivity;
+    }
+
+    /// Predicts with `model` in selective passes (the embedded evaluator's model unless set;
+    /// the searcher sets its evaluator's).
+    pub fn set_endgame_model(&mut self, model: &'a EndgameModel) {
+        self.end_model = model;
     }
 
     /// Whether the search was stopped early (then every score it returned is meaningless).
@@ -689,49 +700,6 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             best = best.max(v);
         }
         best
-    }
-
-    /// ProbCut at a null-window node of a selective pass: `Some(bound)` when a shallow search
-    /// predicts, with `sel.t()` sigmas to spare, that the value is above `alpha` (returns
-    /// `alpha + 1`) or at most `alpha` (returns `alpha`).
-    ///
-    /// Each side is tried only when the static evaluation already leans that way, which
-    /// saves most of the shallow searches that could not succeed.
-    #[inline(always)]
-    fn probcut(&mut self, p: u64, o: u64, alpha: i32, n: u32, sel: Selectivity) -> Option<i32> {
-        let depth = shallow_depth(n);
-        let margin = (sel.t() * sigma(n, depth) * 100.0) as i32;
-        let beta = alpha + 1;
-        let static_value = self
-            .eval
-            .evaluate_on::<C>(&Board::from_bits_unchecked(p, o));
-        let high = beta * 100 + margin;
-        if high < 6400
-            && static_value >= beta * 100
-            && self.shallow_search(p, o, high - 1, depth) >= high
-        {
-            return Some(beta);
-        }
-        let low = alpha * 100 - margin;
-        if low > -6400
-            && static_value <= alpha * 100
-            && self.shallow_search(p, o, low, depth) <= low
-        {
-            return Some(alpha);
-        }
-        None
-    }
-
-    /// A null-window midgame search (`alpha`, `alpha + 1`) in centi-discs, sharing this
-    /// solver's table, stop condition and node count.
-    fn shallow_search(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
-        let mark = self.stopper.mark();
-        let used = mark.used() + self.nodes;
-        let mut search = Midgame::<E, C>::on_cpu(self.eval, self.tt, self.stopper, used);
-        let v = search.pvs(p, o, alpha, alpha + 1, depth, false);
-        self.nodes += search.nodes;
-        self.stopper.restore(mark);
-        v
     }
 
     /// Keeps `sq` as the root's best move if `key` is the root's: the move behind the result

@@ -240,6 +240,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
                 solver.set_excluded(job.excluded);
+                solver.set_endgame_model(job.mpc.endgame());
                 match upper {
                     Some(upper) if !wld => {
                         solver.solve_root_mtd_below(p, o, upper, upper);

@@ -41,6 +41,12 @@ impl Selectivity {
         u32::from(self.level)
     }
 
+    /// The level's position in [`Selectivity::LEVELS`].
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.level as usize
+    }
+
     /// The level's name in percent (73, 87, 95, 98 or 99).
     pub fn percent(self) -> u8 {
         TABLE[self.level as usize].0

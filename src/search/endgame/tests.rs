@@ -126,3 +126,42 @@ fn last_square_scoring_follows_standard_rules() {
     assert_eq!(last1::<Portable>(p, 0, Square::H8), 64);
     assert_eq!(minimax(p, 0), 64);
 }
+
+#[test]
+fn a_pass_takes_the_estimates_of_its_own_level_or_a_safer_one_only() {
+    let eval = HandEval::new();
+    let levels = super::super::probcut::LEVELS;
+    let b = random_positions(PROBCUT_MIN_EMPTIES + 2, 1, 0xC0DE)[0];
+    let (p, o) = (b.player(), b.opponent());
+    let n = b.empty_count();
+    // A planted estimate of the root, as the 87% pass would store it: "at least 64".
+    let tt = TranspositionTable::new(1);
+    tt.store(hash_bits(p, o), 6400, Bound::Lower, (n + 1) as u8, None);
+    let mut stopper = Stopper::unlimited();
+    let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+    for (k, sel) in levels.into_iter().enumerate() {
+        solver.set_selectivity(Some(sel));
+        // The 73% and 87% passes take it; the 95% and 98% passes and the exact one do not.
+        let cut = solver.nws(p, o, 10, n, false) == 64;
+        assert_eq!(cut, k <= 1, "{sel}");
+    }
+    solver.set_selectivity(None);
+    assert_ne!(solver.nws(p, o, 10, n, false), 64);
+}
+
+#[test]
+fn a_model_with_no_cuts_makes_a_pass_an_exact_search() {
+    use crate::search::probcut::EndgameModel;
+    let eval = HandEval::new();
+    let none = EndgameModel::from_fits(&[]);
+    for b in random_positions(PROBCUT_MIN_EMPTIES + 3, 3, 0xD1CE) {
+        let (p, o) = (b.player(), b.opponent());
+        let want = fresh_value(p, o);
+        let tt = TranspositionTable::new(1);
+        let mut stopper = Stopper::unlimited();
+        let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+        solver.set_endgame_model(&none);
+        solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
+        assert_eq!(solver.solve_root_mtd(p, o, 0).0, want);
+    }
+}
