@@ -4,6 +4,8 @@
 use othello::board::Move;
 use othello::eval::EngineEval;
 use othello::obf::{parse_obf, ObfEntry};
+use othello::search::mpc::end::EndFit;
+use othello::search::mpc::{Cut, MpcModel};
 use othello::search::{SearchResult, Searcher, Selectivity, Value};
 
 fn entries(name: &str) -> Vec<ObfEntry> {
@@ -61,4 +63,50 @@ fn a_probable_solve_stops_at_its_level_and_is_mostly_right() {
         }
     }
     assert!(right >= 8, "{right} of 10 right at 98%");
+}
+
+#[test]
+fn probable_solves_cut_with_the_searchers_endgame_model() {
+    // A model whose margins no shallow search can clear never cuts, so each selective pass is
+    // an exact search: the 73% level must then give the exact value, on one thread and on two
+    // (the helpers' passes use the model too). The embedded model's 73% pass is wrong on some
+    // of these positions, so a searcher that ignored its model would fail here.
+    let never = EndFit {
+        empties_min: 0,
+        empties_max: 60,
+        cut: Cut {
+            shallow: 2,
+            a: 1.0,
+            b: 0.0,
+            sigma: 100_000.0,
+        },
+        samples: 0,
+    };
+    let model = MpcModel::default().with_endgame(vec![never]);
+    let list = entries("hard-20.obf");
+    let level = Some(Selectivity::LEVELS[0]);
+    let mut plain = Searcher::new(EngineEval::default(), 16);
+    let wrong = list
+        .iter()
+        .take(12)
+        .filter(|e| {
+            let r = plain.solve_probable(&e.position.board, level, &mut ());
+            r.value != Value::Probable(e.best_score().unwrap())
+        })
+        .count();
+    assert!(
+        wrong > 0,
+        "the embedded model is exact on all 12: pick other positions"
+    );
+    for threads in [1, 2] {
+        let mut searcher = Searcher::new(EngineEval::default(), 16);
+        searcher.set_threads(threads);
+        searcher.set_mpc_model(model.clone());
+        for (i, e) in list.iter().take(12).enumerate() {
+            let r = searcher.solve_probable(&e.position.board, level, &mut ());
+            let exact = e.best_score().unwrap();
+            assert_eq!(r.value, Value::Probable(exact), "hard-20 #{}", i + 1);
+            assert!(e.best_moves().contains(&r.best), "hard-20 #{}", i + 1);
+        }
+    }
 }
