@@ -214,6 +214,32 @@ fn quality_count_scores_the_first_positions_against_the_file() {
 }
 
 #[test]
+fn quality_game_clock_alone_is_a_limit_and_a_long_one_solves() {
+    // With ten minutes a side, the plan solves at 20 empties: every row is an exact solve
+    // (depth 20) of a best move.
+    let o = othello(&[
+        "quality",
+        "tests/data/hard-20.obf",
+        "--game-clock",
+        "600",
+        "--count",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("total"))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    for f in rows {
+        assert_eq!((f[1], f[5], f[6]), ("20", "0", "20"), "{out}");
+    }
+}
+
+#[test]
 fn quality_without_a_limit_says_which_options_it_needs() {
     let o = othello(&["quality", "tests/data/quality-30.obf", "--count", "1"]);
     assert!(!o.status.success());

@@ -277,7 +277,7 @@ fn solve_stream(
     clap::ArgGroup::new("limit")
         .required(true)
         .multiple(true)
-        .args(["depth", "time", "nodes"])
+        .args(["depth", "time", "nodes", "game_clock"])
 ))]
 pub struct QualityArgs {
     /// The OBF file, with every legal move's exact score (e.g. tests/data/quality-30.obf).
