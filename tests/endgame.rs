@@ -1,7 +1,7 @@
 //! Endgame solver against published exact results: FFO #1-#19 and a sample of hard-20.
 
 use othello::board::Move;
-use othello::eval::HandEval;
+use othello::eval::{EngineEval, HandEval};
 use othello::obf::{parse_obf, ObfEntry};
 use othello::search::{Searcher, Value};
 
@@ -79,6 +79,24 @@ fn hard_20_every_move_score_of_a_few_positions() {
                 panic!("exact solve expected")
             };
             assert_eq!(-v, listed, "hard-20 #{} move {mv}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn transition_benchmark_every_move_score_of_a_few_positions() {
+    // Lines 1 and 45 (20 and 21 empties) of the transition benchmark, every move re-solved.
+    let all = entries("transition-20-28.obf");
+    let mut searcher = Searcher::new(EngineEval::default(), 16);
+    for i in [0, 44] {
+        let e = &all[i];
+        for &(mv, listed) in &e.moves {
+            let child = e.position.board.try_play_move(mv).unwrap();
+            let r = searcher.solve(&child, false, &mut ());
+            let Value::Exact(v) = r.value else {
+                panic!("exact solve expected")
+            };
+            assert_eq!(-v, listed, "transition-20-28 line {} move {mv}", i + 1);
         }
     }
 }

@@ -14,13 +14,14 @@ const FFORUM: [&str; 4] = [
     "fforum-40-59.obf",
     "fforum-60-79.obf",
 ];
-const ALL_FILES: [&str; 6] = [
+const ALL_FILES: [&str; 7] = [
     "fforum-1-19.obf",
     "fforum-20-39.obf",
     "fforum-40-59.obf",
     "fforum-60-79.obf",
     "hard-20.obf",
     "quality-30.obf",
+    "transition-20-28.obf",
 ];
 
 fn data(name: &str) -> String {
@@ -64,6 +65,15 @@ fn every_line_of_every_file_parses() {
         assert_eq!(e.position.side, Color::Black);
         assert_eq!(e.position.board.empty_count(), 20);
     }
+    // The transition benchmark: 200 positions at 20 to 28 empties, in increasing order.
+    let transition = parse_obf(&data("transition-20-28.obf")).unwrap();
+    assert_eq!(transition.len(), 200);
+    let empties: Vec<u32> = transition
+        .iter()
+        .map(|e| e.position.board.empty_count())
+        .collect();
+    assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
+    assert_eq!((empties[0], empties[199]), (20, 28));
     let quality = parse_obf(&data("quality-30.obf")).unwrap();
     assert_eq!(quality.len(), 144);
     for e in &quality {
@@ -89,7 +99,7 @@ fn listed_moves_are_exactly_the_legal_moves() {
             // Every file lists a best move first; the FForum files are fully sorted (two
             // hard-20 lines, e.g. line 32, have a pair of non-best moves out of order).
             assert_eq!(Some(e.moves[0].1), e.best_score(), "{name}:{line}");
-            if name.starts_with("fforum") {
+            if name.starts_with("fforum") || name.starts_with("transition") {
                 assert!(
                     e.moves.windows(2).all(|w| w[0].1 >= w[1].1),
                     "{name}:{line} not sorted"
@@ -98,7 +108,7 @@ fn listed_moves_are_exactly_the_legal_moves() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 79 + 276 + 144);
+    assert_eq!(checked, 79 + 276 + 144 + 200);
 }
 
 #[test]
