@@ -1,7 +1,6 @@
 //! The engine's own subcommands: `perft`, `search`, `bench`, `solve` (its JSON stream is in
 //! [`super::solve_stream`]), `quality`, and the NBoard protocol (`nboard`, or no subcommand).
 
-use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -143,8 +142,8 @@ pub struct ObfBatch {
 
 /// The entries of an OBF file, only the first `count` if given.
 fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+    let text = othello::files::read_to_string(file, othello::files::TEXT_MAX_BYTES)
+        .map_err(|e| fail(format!("cannot read {e}")))?;
     let mut entries =
         othello::obf::parse_obf(&text).map_err(|e| fail(format!("{}: {e}", file.display())))?;
     if let Some(n) = count {
@@ -251,8 +250,7 @@ fn solve_stream(
     let summary = if stdin {
         run_solve_stream(&mut io::stdin().lock(), options, out)
     } else {
-        let f =
-            File::open(file).map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        let f = othello::files::open(file).map_err(|e| fail(format!("cannot read {e}")))?;
         run_solve_stream(&mut BufReader::new(f), options, out)
     };
     let summary = match summary {
