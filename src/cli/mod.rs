@@ -46,6 +46,11 @@ impl CliError {
     /// The exit status for this error, after printing its message (to stderr).
     pub fn report(self) -> ExitCode {
         match self {
+            // The reader of our output went away (`othello book stats default | head`):
+            // nothing is wrong with the command, so it ends quietly.
+            CliError::Message(message) if message.ends_with("Broken pipe (os error 32)") => {
+                ExitCode::SUCCESS
+            }
             CliError::Message(message) => {
                 eprintln!("error: {message}");
                 ExitCode::FAILURE
