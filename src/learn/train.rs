@@ -49,6 +49,10 @@ use super::data::Record;
 use super::LearnError;
 use crate::rng::mix;
 
+mod report;
+pub use report::format_report;
+use report::mae;
+
 /// One training position.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -543,44 +547,6 @@ pub fn train(
     meta.truncate(crate::eval::pattern::file::MAX_META_LEN);
     let eval = PatternEval::from_compact(phases, quantised, meta)?;
     Ok((eval, report))
-}
-
-/// A mean absolute error for a person, right-aligned in `width`: three decimals, or `-` when
-/// there were no positions to measure (the error is NaN then, which no report should show).
-fn mae(x: f64, width: usize) -> String {
-    if x.is_nan() {
-        format!("{:>width$}", "-")
-    } else {
-        format!("{x:>width$.3}")
-    }
-}
-
-/// The report as a table: one line per phase, then the totals.
-pub fn format_report(report: &TrainReport) -> String {
-    let mut s = String::from("phase  empties  train_n    val_n  train_MAE  val_MAE (discs)\n");
-    for p in &report.phases {
-        s.push_str(&format!(
-            "{:>5}  {:>2}-{:<2}   {:>8} {:>8}  {}  {}\n",
-            p.phase,
-            p.empties.0,
-            p.empties.1,
-            p.train_count,
-            p.val_count,
-            mae(p.train_mae, 9),
-            mae(p.val_mae, 7)
-        ));
-    }
-    s.push_str(&format!(
-        "all             {:>8} {:>8}  {}  {}  (predicting 0: {}; kept iteration {} of {})\n",
-        report.train_count,
-        report.val_count,
-        mae(report.train_mae, 9),
-        mae(report.val_mae, 7),
-        mae(report.val_mae_zero, 0),
-        report.best_iteration,
-        report.iterations
-    ));
-    s
 }
 
 /// Reads data files into samples, printing one line per file to `out`; returns the samples
