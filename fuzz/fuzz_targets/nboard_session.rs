@@ -1,0 +1,91 @@
+//! Fuzz target: arbitrary bytes as a whole NBoard session, served as a GUI is served: the
+//! input on its own thread (new lines interrupt searches), **2 search threads and pondering
+//! on** (what `protocol_line` leaves out). The engine is capped (depth 3, 20,000 nodes per
+//! search, a small table) so that no command searches for long.
+//!
+//! Checks: the loop never panics and returns `Ok`; every output line is one of the protocol's
+//! responses; every `pong n` answers a `ping n` of the input, in the order sent (the GUI's
+//! synchronisation rule); every `=== move` names a square or `pa`.
+#![no_main]
+
+use std::io::Cursor;
+use std::time::Duration;
+
+use libfuzzer_sys::fuzz_target;
+use othello::protocol::{run, EngineOptions};
+
+/// First words a response line may start with.
+const RESPONSES: &[&str] = &[
+    "pong",
+    "status",
+    "set",
+    "===",
+    "search",
+    "book",
+    "nodestats",
+    "analysis",
+    "learned",
+    "#",
+];
+
+/// The numbers of the input's well-formed `ping n` lines, in order (what the engine must
+/// answer, in this order).
+fn pings(data: &[u8]) -> Vec<String> {
+    data.split(|&b| b == b'\n')
+        .filter_map(|line| {
+            let text = std::str::from_utf8(line).ok()?;
+            let mut words = text.split_whitespace();
+            (words.next()? == "ping").then_some(())?;
+            let n = words.next()?;
+            (words.next().is_none() && n.parse::<u32>().is_ok()).then(|| n.to_string())
+        })
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    // Long sessions only slow the fuzzer down; the per-command work is what matters.
+    if data.len() > 2048 {
+        return;
+    }
+    let options = EngineOptions {
+        hash_mb: 1,
+        max_hash_mb: 4,
+        default_move_time: Duration::from_millis(20),
+        depth_cap: Some(3),
+        node_cap: Some(20_000),
+        allow_eval_files: false,
+        threads: 2,
+        ponder: true,
+        ..EngineOptions::default()
+    };
+    let mut out = Vec::new();
+    run(Cursor::new(data.to_vec()), &mut out, options).expect("writing to a Vec cannot fail");
+    let text = String::from_utf8(out).expect("output is UTF-8");
+    let mut pongs = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split(' ');
+        let first = words.next().unwrap_or("");
+        assert!(
+            RESPONSES.contains(&first),
+            "unexpected output line {line:?}"
+        );
+        if first == "pong" {
+            pongs.push(words.next().unwrap_or("").to_string());
+        }
+        if first == "===" {
+            let mv = words.next().unwrap_or("").split('/').next().unwrap_or("");
+            assert!(
+                mv.parse::<othello::board::Move>().is_ok(),
+                "bad move in {line:?}"
+            );
+        }
+    }
+    // Pongs come in the order of the pings; a ping with a number the parser reads differently
+    // (leading zeros) may be answered in its canonical form, so compare as numbers.
+    let sent: Vec<u64> = pings(data).iter().filter_map(|p| p.parse().ok()).collect();
+    let got: Vec<u64> = pongs.iter().filter_map(|p| p.parse().ok()).collect();
+    assert!(
+        got.len() <= sent.len() && got.iter().zip(&sent).all(|(a, b)| a == b),
+        "pongs {got:?} for pings {sent:?}"
+    );
+});
