@@ -1,7 +1,9 @@
 //! Fuzz target: arbitrary bytes as a whole NBoard session, served as a GUI is served: the
 //! input on its own thread (new lines interrupt searches), **2 search threads and pondering
 //! on** (what `protocol_line` leaves out). The engine is capped (depth 3, 20,000 nodes per
-//! search, a small table) so that no command searches for long.
+//! search, a small table) so that no command searches for long, and plays without a book
+//! (`protocol_line` covers the book; `learn` into it searches at the book's depth, which would
+//! make every input that keeps a `learn` take a second).
 //!
 //! Checks: the loop never panics and returns `Ok`; every output line is one of the protocol's
 //! responses; every `pong n` answers a `ping n` of the input, in the order sent (the GUI's
@@ -56,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
         allow_eval_files: false,
         threads: 2,
         ponder: true,
+        book: othello::book::BookChoice::Off,
         ..EngineOptions::default()
     };
     let mut out = Vec::new();
