@@ -11,12 +11,13 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     // A temporary file being written when Ctrl-C (or SIGTERM, SIGHUP) arrives is removed.
     othello::files::remove_temporaries_on_interrupt();
-    if stdout_was_closed() {
+    let cli = cli::Cli::parse();
+    if cli.writes_only_to_stdout() && stdout_was_closed() {
         // `othello solve - >&-`: everything written would be lost without an error.
         eprintln!("error: standard output is closed: the output would be lost");
         return ExitCode::FAILURE;
     }
-    match cli::run(cli::Cli::parse()) {
+    match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => e.report(),
     }

@@ -162,6 +162,31 @@ enum Command {
     FakeEngine(fake::FakeArgs),
 }
 
+impl Cli {
+    /// Whether everything the command produces goes to standard output, so that with standard
+    /// output closed it would all be lost (`othello solve - >&-`). Commands that also write
+    /// files, or speak a protocol, are not refused: a parent may give them a read-write
+    /// `/dev/null` on purpose (systemd, Python's `subprocess.DEVNULL`), which looks the same.
+    pub fn writes_only_to_stdout(&self) -> bool {
+        matches!(
+            &self.command,
+            Some(
+                Command::Solve(_)
+                    | Command::Search(_)
+                    | Command::Perft(_)
+                    | Command::Bench(_)
+                    | Command::Quality(_)
+                    | Command::Games {
+                        command: games::GamesCommand::Stats { .. }
+                    }
+                    | Command::Book {
+                        command: book::BookCommand::Stats { .. } | book::BookCommand::Show { .. }
+                    }
+            )
+        )
+    }
+}
+
 /// The environment variable naming a weight file when `--eval-file` is not given.
 const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
 
