@@ -402,3 +402,79 @@ fn row10_a_link_loop_is_not_a_new_book() {
     assert_eq!(names, ["a.book", "b.book"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// The small item: a killed write left its `.tmp` file behind. Ctrl-C (SIGINT) at moments spread
+// over a book build (reading, the skeleton's save, searches, the journal's compactions) never
+// leaves a temporary file, and the process still ends by the signal. SIGKILL cannot be caught:
+// that case is the killed-build test of tests/book.rs, where the book stays loadable.
+#[test]
+fn an_interrupted_write_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("interrupt");
+    let book = dir.join("i.book");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games = root.join("tests/data/wthor/WTH_2025-first200.pgn");
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "book",
+            "build",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--plies",
+            "12",
+            "--min-games",
+            "2",
+            "--depth",
+            "9",
+            "-j",
+            "1",
+            "--quiet",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let t0 = Instant::now();
+    let whole = run(
+        &args(&dir.join("whole.book"))
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+    let duration = t0.elapsed();
+    let mut interrupted = 0;
+    for k in 0..8u32 {
+        let _ = std::fs::remove_file(&book);
+        let _ = std::fs::remove_file(dir.join("i.book.journal"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(args(&book))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(duration.mul_f64(0.05 + 0.1 * k as f64));
+        // SAFETY: a signal to our own child, which has not been waited for yet.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let status = child.wait().unwrap();
+        if status.signal() == Some(libc::SIGINT) {
+            interrupted += 1;
+        } else {
+            assert!(status.success(), "{status}");
+        }
+        let temporary: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(temporary.is_empty(), "left behind: {temporary:?}");
+    }
+    assert!(
+        interrupted > 0,
+        "no build was interrupted ({duration:?} each)"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
