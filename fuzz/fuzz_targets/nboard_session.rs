@@ -14,7 +14,7 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use othello::protocol::{run, EngineOptions};
+use othello::protocol::{run, Command, EngineOptions};
 
 /// First words a response line may start with.
 const RESPONSES: &[&str] = &[
@@ -30,16 +30,24 @@ const RESPONSES: &[&str] = &[
     "#",
 ];
 
-/// The numbers of the input's well-formed `ping n` lines, in order (what the engine must
-/// answer, in this order).
-fn pings(data: &[u8]) -> Vec<String> {
-    data.split(|&b| b == b'\n')
+/// The numbers of the input's `ping n` lines, in order (what the engine must answer, in this
+/// order): lines cut as the engine's reader cuts them (at `\n`, a final `\r` dropped, a line
+/// with a NUL refused, invalid UTF-8 replaced) and read by the engine's own command parser
+/// (commands are case-insensitive: `PiNg 3` is a ping).
+fn pings(data: &[u8]) -> Vec<i64> {
+    let mut lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    if data.ends_with(b"\n") {
+        lines.pop();
+    }
+    lines
+        .into_iter()
+        .filter(|line| !line.contains(&0))
         .filter_map(|line| {
-            let text = std::str::from_utf8(line).ok()?;
-            let mut words = text.split_whitespace();
-            (words.next()? == "ping").then_some(())?;
-            let n = words.next()?;
-            (words.next().is_none() && n.parse::<u32>().is_ok()).then(|| n.to_string())
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            match String::from_utf8_lossy(line).parse::<Command>() {
+                Ok(Command::Ping(n)) => Some(n),
+                _ => None,
+            }
         })
         .collect()
 }
@@ -83,10 +91,11 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-    // Pongs come in the order of the pings; a ping with a number the parser reads differently
-    // (leading zeros) may be answered in its canonical form, so compare as numbers.
-    let sent: Vec<u64> = pings(data).iter().filter_map(|p| p.parse().ok()).collect();
-    let got: Vec<u64> = pongs.iter().filter_map(|p| p.parse().ok()).collect();
+    // Every ping answered, once, in the order sent (the session always ends: end of input or
+    // `quit`, and a `quit` before a ping leaves that ping unanswered, so compare a prefix).
+    let sent = pings(data);
+    let got: Vec<i64> = pongs.iter().filter_map(|p| p.parse().ok()).collect();
+    assert_eq!(got.len(), pongs.len(), "unreadable pong in {pongs:?}");
     assert!(
         got.len() <= sent.len() && got.iter().zip(&sent).all(|(a, b)| a == b),
         "pongs {got:?} for pings {sent:?}"
