@@ -250,6 +250,12 @@ fn row11_more_threads_than_the_machine_are_capped_with_a_warning() {
     if hardware < 256 {
         assert!(r.stderr.contains("hardware threads"), "{}", r.stderr);
     }
+    // The command line accepts such a count too, and says so.
+    let r = run(&["search", "--depth", "2", "--threads", "64"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    if hardware < 64 {
+        assert!(r.stderr.contains("--threads 64"), "{}", r.stderr);
+    }
 }
 
 // Small items: `book stats … | head` printed `error: Broken pipe` and exited 1.

@@ -24,7 +24,15 @@ pub fn parse_board(s: &str) -> Result<Position, String> {
 /// Reads a number of search threads, 1 to [`MAX_THREADS`].
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+            // Accepted (a batch job may want it), but said: more threads than the hardware
+            // has only share its cores (the NBoard engine caps them, see PROTOCOL.md).
+            let hardware = std::thread::available_parallelism().map_or(1, |h| h.get());
+            if n > hardware {
+                log::warn!("--threads {n}: this machine has {hardware} hardware threads");
+            }
+            Ok(n)
+        }
         _ => Err(format!(
             "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
         )),
