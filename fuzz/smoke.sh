@@ -5,20 +5,29 @@
 #   fuzz/smoke.sh 10              # every target, 10 s each
 #   fuzz/smoke.sh 60 obf_line     # one target, 60 s
 #
+# Runs on the stable toolchain: RUSTC_BOOTSTRAP=1 lets it use the nightly-only flags that
+# cargo-fuzz passes (sanitizers, coverage) and fuzz/Cargo.toml's profile rustflags, so no
+# second toolchain is needed. cargo-fuzz itself is installed if it is missing.
+#
 # Exits non-zero on the first crash; the crashing input is saved in fuzz/artifacts/<target>/.
 # New interesting inputs go to fuzz/corpus/<target>/ (not committed); fuzz/seeds/ is read only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export RUSTC_BOOTSTRAP=1
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked
+fi
 
 secs=${1:-30}
 shift || true
 if [ $# -gt 0 ]; then
     targets=("$@")
 else
-    targets=(board_string square obf_line random_play protocol_line ggf gamedb book)
+    targets=(board_string square obf_line random_play protocol_line nboard_session ggf gamedb
+        book weights mpc_model time_control)
 fi
 
-cargo +nightly fuzz build
+cargo fuzz build
 for t in "${targets[@]}"; do
     mkdir -p "fuzz/corpus/$t"
     args=("fuzz/corpus/$t")
@@ -31,7 +40,7 @@ for t in "${targets[@]}"; do
     esac
     echo "== $t: ${secs}s"
     set +e
-    cargo +nightly fuzz run "$t" "${args[@]}" -- "${opts[@]}" 2>&1 |
+    cargo fuzz run "$t" "${args[@]}" -- "${opts[@]}" 2>&1 |
         grep -E '^Done|^#[0-9]+[[:space:]]+DONE|panicked|ERROR|SUMMARY|artifact'
     # PIPESTATUS[0] is cargo fuzz's exit code (grep's would hide it).
     status=${PIPESTATUS[0]}

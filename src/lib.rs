@@ -70,6 +70,7 @@ pub mod book;
 pub mod clock;
 pub mod cpu;
 pub mod eval;
+pub mod files;
 pub mod flip;
 pub mod game;
 pub mod gamedb;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use thiserror::Error;
@@ -26,9 +26,17 @@ use super::series::{
 use super::stats::{Sprt, SprtDecision};
 use super::summary::{MatchSummary, TournamentTable};
 
+/// The most pairs a match or tournament plays (all pairings together): 200,000 games, days of
+/// play even at a second a game. Every pair's opening is drawn before the first game, so a
+/// larger number would take memory before anything is played (a billion pairs, tens of GB).
+pub const MAX_PAIRS: usize = 100_000;
+
 /// Why a match or tournament failed.
 #[derive(Debug, Error)]
 pub enum ArenaError {
+    /// More pairs than [`MAX_PAIRS`].
+    #[error("{0} pairs of games: at most {MAX_PAIRS} may be played in one match or tournament")]
+    TooManyPairs(u128),
     /// The series could not be played.
     #[error(transparent)]
     Series(#[from] SeriesError),
@@ -96,13 +104,16 @@ struct GgfSink {
 }
 
 impl GgfSink {
-    fn create(path: &PathBuf) -> Result<GgfSink, ArenaError> {
-        let file = File::create(path).map_err(|source| ArenaError::Ggf {
-            path: path.clone(),
-            source,
-        })?;
+    fn create(path: &Path) -> Result<GgfSink, ArenaError> {
+        // Games are appended as they finish (not written at the end), so the file is opened in
+        // place, by the file policy: never a FIFO, a device or a directory.
+        let file =
+            crate::files::open_for_update(path, true, true).map_err(|e| ArenaError::Ggf {
+                path: path.to_path_buf(),
+                source: e.source,
+            })?;
         Ok(GgfSink {
-            path: path.clone(),
+            path: path.to_path_buf(),
             out: BufWriter::new(file),
             pending: BTreeMap::new(),
             next: 0,
@@ -158,7 +169,7 @@ impl Output {
     fn new(games: usize, show: bool, ggf: &Option<PathBuf>) -> Result<Output, ArenaError> {
         Ok(Output {
             bar: progress_bar(games, show),
-            ggf: ggf.as_ref().map(GgfSink::create).transpose()?,
+            ggf: ggf.as_deref().map(GgfSink::create).transpose()?,
             error: None,
         })
     }
@@ -228,6 +239,9 @@ pub fn run_match(options: &MatchOptions) -> Result<MatchSummary, ArenaError> {
 pub fn run_match_games(
     options: &MatchOptions,
 ) -> Result<(MatchSummary, Vec<PairOutcome>), ArenaError> {
+    if options.pairs > MAX_PAIRS {
+        return Err(ArenaError::TooManyPairs(options.pairs as u128));
+    }
     let tasks = match_tasks(&options.config, options.pairs);
     let specs = [options.a.clone(), options.b.clone()];
     let mut observer = MatchObserver {
@@ -291,6 +305,11 @@ impl SeriesObserver for TournamentObserver {
 pub fn run_tournament(options: &TournamentOptions) -> Result<TournamentTable, ArenaError> {
     if options.players.len() < 2 {
         return Err(ArenaError::TooFewPlayers);
+    }
+    let n = options.players.len() as u128;
+    let total = n * (n - 1) / 2 * options.pairs as u128;
+    if total > MAX_PAIRS as u128 {
+        return Err(ArenaError::TooManyPairs(total));
     }
     let tasks = round_robin_tasks(&options.config, options.players.len(), options.pairs);
     let names = options.players.iter().map(PlayerSpec::name).collect();

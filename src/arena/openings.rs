@@ -73,7 +73,8 @@ pub fn openings(source: OpeningSource, count: usize, seed: u64) -> Vec<Opening> 
         OpeningSource::Start => vec![Opening::start(); count],
         OpeningSource::Xot => {
             let lines: Vec<&str> = xot::openings().collect();
-            let mut out = Vec::with_capacity(count);
+            // No capacity from `count`: it comes from the command line.
+            let mut out = Vec::new();
             let mut round = 0u64;
             while out.len() < count {
                 // A seeded Fisher-Yates shuffle per pass through the list.

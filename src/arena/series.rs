@@ -49,6 +49,9 @@ pub struct SeriesConfig {
     pub concurrency: usize,
     /// In untimed games, the longest a move may take.
     pub move_timeout: Duration,
+    /// The longest an external engine may take to start (from its launch to its first
+    /// `pong`), at the start of the match and at every restart after a fault.
+    pub startup_timeout: Duration,
     /// The `PC` tag of the game records.
     pub place: String,
 }
@@ -62,6 +65,7 @@ impl Default for SeriesConfig {
             depth: None,
             concurrency: 1,
             move_timeout: Duration::from_secs(DEFAULT_MOVE_TIMEOUT_SECS),
+            startup_timeout: Duration::from_secs(crate::players::nboard::STARTUP_TIMEOUT_SECS),
             place: "othello arena".to_string(),
         }
     }
@@ -255,7 +259,7 @@ fn worker(
         ];
         for (slot, spec) in slots.iter().zip([&specs[task.a], &specs[task.b]]) {
             if !players.contains_key(slot) {
-                match spec.build() {
+                match spec.build_with_startup(config.startup_timeout) {
                     Ok(p) => {
                         players.insert(*slot, p);
                     }

@@ -72,14 +72,16 @@ impl BookChoice {
                 book: (*default_book()).clone(),
                 save_to: None,
             })),
-            BookChoice::File(path) if !path.exists() => Ok(Some(OwnedBook {
+            // Nothing at all there (a dangling link or a link loop is something, and is
+            // refused when read): a new book, created by the first save.
+            BookChoice::File(path) if !crate::files::exists(path)? => Ok(Some(OwnedBook {
                 book: (*default_book()).clone(),
                 save_to: Some(path.clone()),
             })),
             BookChoice::File(path) => {
                 let bytes = file::read_file(path)?;
                 let edax = edax::looks_like_edax(&bytes);
-                let book = load_any(path)?;
+                let book = load_bytes(path, &bytes)?;
                 Ok(Some(OwnedBook {
                     book,
                     save_to: (!edax).then(|| path.clone()),
@@ -92,10 +94,14 @@ impl BookChoice {
 /// Reads a book file of either format: an Edax `.dat` book (recognised by its magic) or an
 /// othello book with its journal replayed.
 pub fn load_any(path: &std::path::Path) -> Result<Book, BookError> {
-    let bytes = file::read_file(path)?;
-    if edax::looks_like_edax(&bytes) {
-        return edax::from_edax_bytes(&bytes)
+    load_bytes(path, &file::read_file(path)?)
+}
+
+/// [`load_any`] for a file already read: `bytes` are the contents of the file at `path`.
+fn load_bytes(path: &std::path::Path, bytes: &[u8]) -> Result<Book, BookError> {
+    if edax::looks_like_edax(bytes) {
+        return edax::from_edax_bytes(bytes)
             .map_err(|e| BookError::Format(format!("{}: {e}", path.display())));
     }
-    file::open(path).map(|(book, _)| book)
+    file::open_bytes(path, bytes).map(|(book, _)| book)
 }

@@ -34,8 +34,8 @@
 //! journal whose header names another book file (a crash between the two steps) is ignored,
 //! since the book file already holds its entries.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -81,6 +81,15 @@ pub enum BookError {
     /// A file could not be written (the message names it).
     #[error("{0}")]
     Write(String),
+}
+
+impl From<crate::files::FileError> for BookError {
+    fn from(e: crate::files::FileError) -> BookError {
+        BookError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
 }
 
 impl BookError {
@@ -255,7 +264,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
 
 /// Writes `book` to `path` atomically (temporary file, flush to disk, rename).
 pub fn save(book: &Book, path: &Path) -> Result<(), BookError> {
-    crate::gamedb::write_atomically(path, &to_bytes(book))
+    crate::files::write_atomically(path, &to_bytes(book))
         .map_err(|e| BookError::Write(e.to_string()))
 }
 
@@ -268,7 +277,7 @@ pub fn journal_path(path: &Path) -> PathBuf {
 
 /// Reads the book at `path` (the book file alone, no journal).
 pub fn load(path: &Path) -> Result<Book, BookError> {
-    let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+    let bytes = read_file(path)?;
     from_bytes(&bytes).map_err(|e| match e {
         BookError::Format(m) => BookError::Format(format!("{}: {m}", path.display())),
         other => other,
@@ -283,16 +292,20 @@ fn file_checksum(bytes: &[u8]) -> u64 {
 /// Reads the book at `path` and replays its journal, if it has one for this book file.
 /// Returns the book and the number of journal entries replayed.
 pub fn open(path: &Path) -> Result<(Book, usize), BookError> {
-    let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+    let bytes = read_file(path)?;
+    open_bytes(path, &bytes)
+}
+
+/// [`open`] for a book file already read: `bytes` are the contents of the file at `path`
+/// (whose journal is read now).
+pub fn open_bytes(path: &Path, bytes: &[u8]) -> Result<(Book, usize), BookError> {
     let mut book =
-        from_bytes(&bytes).map_err(|e| BookError::Format(format!("{}: {e}", path.display())))?;
+        from_bytes(bytes).map_err(|e| BookError::Format(format!("{}: {e}", path.display())))?;
     let jpath = journal_path(path);
-    let journal = match std::fs::read(&jpath) {
-        Ok(j) => j,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((book, 0)),
-        Err(e) => return Err(BookError::io(&jpath, e)),
+    let Some(journal) = crate::files::read_if_exists(&jpath, crate::files::BOOK_MAX_BYTES)? else {
+        return Ok((book, 0));
     };
-    let replayed = replay(&mut book, &journal, file_checksum(&bytes));
+    let replayed = replay(&mut book, &journal, file_checksum(bytes));
     Ok((book, replayed))
 }
 
@@ -336,17 +349,18 @@ impl Journal {
     /// the entries of an existing journal for this book file (cutting off a torn last
     /// entry), or starts a new one.
     pub fn open(path: &Path) -> Result<Journal, BookError> {
-        let bytes = std::fs::read(path).map_err(|e| BookError::io(path, e))?;
+        let bytes = read_file(path)?;
         from_bytes(&bytes)?;
         let sum = file_checksum(&bytes);
         let jpath = journal_path(path);
-        let existing = std::fs::read(&jpath).unwrap_or_default();
+        let existing =
+            crate::files::read_if_exists(&jpath, crate::files::BOOK_MAX_BYTES)?.unwrap_or_default();
         let mut scratch = Book::default();
         let valid = replay(&mut scratch, &existing, sum);
         let io = |e| BookError::io(&jpath, e);
         let file = if existing.len() >= JOURNAL_HEADER_LEN && replay_header_ok(&existing, sum) {
             use std::io::Seek;
-            let mut file = OpenOptions::new().write(true).open(&jpath).map_err(io)?;
+            let mut file = crate::files::open_for_update(&jpath, false, false)?;
             file.set_len((JOURNAL_HEADER_LEN + valid * JOURNAL_ENTRY_LEN) as u64)
                 .map_err(io)?;
             file.seek(io::SeekFrom::End(0)).map_err(io)?;
@@ -387,7 +401,7 @@ impl Journal {
     pub fn compact(&mut self, book: &mut Book) -> Result<(), BookError> {
         book.negamax();
         let bytes = to_bytes(book);
-        crate::gamedb::write_atomically(&self.path, &bytes)
+        crate::files::write_atomically(&self.path, &bytes)
             .map_err(|e| BookError::Write(e.to_string()))?;
         self.file = new_journal(&journal_path(&self.path), file_checksum(&bytes))?;
         self.written = 0;
@@ -403,7 +417,7 @@ fn replay_header_ok(journal: &[u8], sum: u64) -> bool {
 /// Creates (or truncates) the journal at `jpath` for the book file with checksum `sum`.
 fn new_journal(jpath: &Path, sum: u64) -> Result<File, BookError> {
     let io = |e| BookError::io(jpath, e);
-    let mut file = File::create(jpath).map_err(io)?;
+    let mut file = crate::files::open_for_update(jpath, true, true)?;
     let mut header = [0u8; JOURNAL_HEADER_LEN];
     header[0..8].copy_from_slice(JOURNAL_MAGIC);
     header[8..16].copy_from_slice(&sum.to_le_bytes());
@@ -412,13 +426,10 @@ fn new_journal(jpath: &Path, sum: u64) -> Result<File, BookError> {
     Ok(file)
 }
 
-/// Reads a whole file into memory (for the readers of other formats).
+/// Reads a whole book file into memory, of any book format, by the program's file policy: a
+/// regular file only, of at most [`crate::files::BOOK_MAX_BYTES`].
 pub fn read_file(path: &Path) -> Result<Vec<u8>, BookError> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| BookError::io(path, e))?;
-    Ok(bytes)
+    Ok(crate::files::read(path, crate::files::BOOK_MAX_BYTES)?)
 }
 
 #[cfg(test)]
@@ -473,7 +484,10 @@ mod tests {
         // Tear the last entry.
         let jpath = journal_path(&path);
         let len = std::fs::metadata(&jpath).unwrap().len();
-        let f = OpenOptions::new().write(true).open(&jpath).unwrap();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&jpath)
+            .unwrap();
         f.set_len(len - 5).unwrap();
         let (reopened, replayed) = open(&path).unwrap();
         assert_eq!(replayed, 1);

@@ -38,6 +38,10 @@ pub struct SeriesArgs {
     /// In untimed games, seconds after which a silent engine forfeits.
     #[arg(long, default_value_t = arena::series::DEFAULT_MOVE_TIMEOUT_SECS as f64)]
     move_timeout: f64,
+    /// Seconds an external (nboard:) engine may take to start, from its launch to its first
+    /// `pong`; an engine that does not answer in time is a fault.
+    #[arg(long, default_value_t = othello::players::nboard::STARTUP_TIMEOUT_SECS as f64)]
+    startup_timeout: f64,
     /// Write every game to this GGF file, one per line.
     #[arg(long)]
     ggf: Option<PathBuf>,
@@ -59,6 +63,15 @@ impl SeriesArgs {
         if !(self.move_timeout.is_finite() && self.move_timeout > 0.0 && self.move_timeout < 1e6) {
             return Err(fail(format!("bad --move-timeout {}", self.move_timeout)));
         }
+        if !(self.startup_timeout.is_finite()
+            && self.startup_timeout > 0.0
+            && self.startup_timeout < 1e6)
+        {
+            return Err(fail(format!(
+                "bad --startup-timeout {}",
+                self.startup_timeout
+            )));
+        }
         Ok(SeriesConfig {
             openings: self.openings.unwrap_or(default_openings),
             seed: self.seed,
@@ -66,6 +79,7 @@ impl SeriesArgs {
             depth: self.depth,
             concurrency: self.jobs as usize,
             move_timeout: Duration::from_secs_f64(self.move_timeout),
+            startup_timeout: Duration::from_secs_f64(self.startup_timeout),
             place: place.to_string(),
         })
     }
@@ -114,6 +128,9 @@ pub fn run_match(
     out: &mut impl Write,
 ) -> CliResult {
     let config = args.series.config(OpeningSource::Xot, "othello match")?;
+    if let Some(path) = &args.audit_json {
+        othello::files::check_output(path, &[])?;
+    }
     let options = arena::MatchOptions {
         a: with_global_eval(args.a, global),
         b: with_global_eval(args.b, global),

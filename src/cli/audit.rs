@@ -50,6 +50,10 @@ pub fn audit_files(args: AuditArgs, eval: EngineEval, out: &mut impl Write) -> C
         format: args.from,
         ..ReadOptions::default()
     };
+    if let Some(path) = &args.json {
+        let inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+        othello::files::check_output(path, &inputs)?;
+    }
     let mut players: Vec<String> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut games = Vec::new();

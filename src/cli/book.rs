@@ -198,6 +198,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             input,
         } => {
             let t0 = Instant::now();
+            let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            othello::files::check_output(&path, &inputs)?;
             let read = gamedb::read_all_with(&files, &input.options())?;
             let mut games = Vec::new();
             for (_, records) in &read {
@@ -216,7 +218,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                 t0.elapsed().as_secs_f64(),
                 skeleton.len()
             )?;
-            if path.exists() {
+            if othello::files::exists(&path)? {
                 let (book, _) = file::open(&path)?;
                 if book.source != source {
                     return Err(fail(format!(
@@ -291,6 +293,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             print_summary(&book, out)
         }
         BookCommand::Merge { books, out: path } => {
+            let inputs: Vec<&Path> = books.iter().map(PathBuf::as_path).collect();
+            othello::files::check_output(&path, &inputs)?;
             let mut merged = Book::new(0);
             for name in &books {
                 let other = othello::book::load_any(name)?;
@@ -318,6 +322,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             out: path,
             format,
         } => {
+            othello::files::check_output(&path, &[Path::new(&book)])?;
             let (book, _) = read_book(&book)?;
             let edax_format = match format.as_deref() {
                 Some("edax") => true,
@@ -345,6 +350,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             Ok(())
         }
         BookCommand::Import { input, out: path } => {
+            othello::files::check_output(&path, &[&input])?;
             let bytes = file::read_file(&input)?;
             let book = if edax::looks_like_edax(&bytes) {
                 edax::from_edax_bytes(&bytes)?

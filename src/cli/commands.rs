@@ -73,7 +73,8 @@ pub fn run_solve(
     options: &SolveOptions,
     out: &mut impl Write,
 ) -> io::Result<SolveSummary> {
-    let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
     let mut summary = SolveSummary::default();
     writeln!(
@@ -335,7 +336,8 @@ pub fn run_search(
     options: &SearchOptions,
     out: &mut impl Write,
 ) -> io::Result<u64> {
-    let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_selectivity(options.selectivity);
     searcher.set_threads(options.threads);
     let (mut nodes, mut secs) = (0u64, 0f64);

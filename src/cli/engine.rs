@@ -1,7 +1,6 @@
 //! The engine's own subcommands: `perft`, `search`, `bench`, `solve` (its JSON stream is in
 //! [`super::solve_stream`]), `quality`, and the NBoard protocol (`nboard`, or no subcommand).
 
-use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,7 +24,15 @@ pub fn parse_board(s: &str) -> Result<Position, String> {
 /// Reads a number of search threads, 1 to [`MAX_THREADS`].
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+            // Accepted (a batch job may want it), but said: more threads than the hardware
+            // has only share its cores (the NBoard engine caps them, see PROTOCOL.md).
+            let hardware = std::thread::available_parallelism().map_or(1, |h| h.get());
+            if n > hardware {
+                log::warn!("--threads {n}: this machine has {hardware} hardware threads");
+            }
+            Ok(n)
+        }
         _ => Err(format!(
             "expected a number of threads from 1 to {MAX_THREADS}, got {s:?}"
         )),
@@ -143,8 +150,8 @@ pub struct ObfBatch {
 
 /// The entries of an OBF file, only the first `count` if given.
 fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+    let text = othello::files::read_to_string(file, othello::files::TEXT_MAX_BYTES)
+        .map_err(|e| fail(format!("cannot read {e}")))?;
     let mut entries =
         othello::obf::parse_obf(&text).map_err(|e| fail(format!("{}: {e}", file.display())))?;
     if let Some(n) = count {
@@ -251,8 +258,7 @@ fn solve_stream(
     let summary = if stdin {
         run_solve_stream(&mut io::stdin().lock(), options, out)
     } else {
-        let f =
-            File::open(file).map_err(|e| fail(format!("cannot read {}: {e}", file.display())))?;
+        let f = othello::files::open(file).map_err(|e| fail(format!("cannot read {e}")))?;
         run_solve_stream(&mut BufReader::new(f), options, out)
     };
     let summary = match summary {

@@ -40,6 +40,10 @@ pub enum FakeMode {
     Crash,
     /// Silence.
     Hang,
+    /// An endless line: bytes without a newline until the driver goes away.
+    Flood,
+    /// Silence from the start: not even the first `pong`.
+    Mute,
 }
 
 impl FromStr for FakeMode {
@@ -53,9 +57,11 @@ impl FromStr for FakeMode {
             "slow" => FakeMode::Slow,
             "crash" => FakeMode::Crash,
             "hang" => FakeMode::Hang,
+            "flood" => FakeMode::Flood,
+            "mute" => FakeMode::Mute,
             _ => {
                 return Err(format!(
-                    "unknown mode {s:?}: expected good, illegal, garbage, slow, crash or hang"
+                    "unknown mode {s:?}: expected good, illegal, garbage, slow, crash, hang, flood or mute"
                 ))
             }
         })
@@ -93,7 +99,7 @@ pub fn run_fake<R: BufRead, W: Write>(
 ) -> io::Result<FakeExit> {
     let mut game = Game::default();
     let mut gos = 0u32;
-    let mut hung = false;
+    let mut hung = options.mode == FakeMode::Mute;
     let mut transcript = match &options.transcript {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -159,9 +165,15 @@ pub fn run_fake<R: BufRead, W: Write>(
                         }
                         FakeMode::Slow => std::thread::sleep(options.sleep),
                         FakeMode::Crash => return Ok(FakeExit::Crash),
-                        FakeMode::Hang => {
+                        FakeMode::Hang | FakeMode::Mute => {
                             hung = true;
                             continue;
+                        }
+                        FakeMode::Flood => {
+                            let chunk = [b'x'; 65536];
+                            // Until the driver closes the pipe (or kills the process).
+                            while output.write_all(&chunk).is_ok() {}
+                            return Ok(FakeExit::Quit);
                         }
                     }
                 }
@@ -181,7 +193,8 @@ pub fn run_fake<R: BufRead, W: Write>(
 
 #[derive(clap::Args)]
 pub struct FakeArgs {
-    /// good, illegal, garbage, slow, crash or hang.
+    /// good, illegal, garbage, slow, crash, hang, flood (an endless line) or mute (no answer,
+    /// not even at start).
     #[arg(long)]
     mode: FakeMode,
     /// Which `go` misbehaves (from 1).

@@ -261,7 +261,7 @@ pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) ->
         "# Multi-ProbCut model: othello calibrate --positions {positions} --depth {depth} --seed {seed}\n# {} samples\n{model}",
         measured.len()
     );
-    std::fs::write(&path, text).map_err(|e| fail(format!("{}: {e}", path.display())))?;
+    othello::files::write_atomically(&path, text.as_bytes())?;
     writeln!(
         out,
         "{}: {} fits from {} samples",
@@ -293,7 +293,7 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     let empties = args.empties.0.clone();
     let base_text = match &args.base {
-        Some(p) => std::fs::read_to_string(p).map_err(|e| fail(format!("{}: {e}", p.display())))?,
+        Some(p) => othello::files::read_to_string(p, othello::files::TEXT_MAX_BYTES)?,
         None => eval.mpc_model_text().unwrap_or(DEFAULT_MODEL).to_string(),
     };
     let base = MpcModel::parse(&base_text).map_err(|e| fail(format!("the base model: {e}")))?;
@@ -380,7 +380,7 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
         "# endgame ProbCut: {command} ({} samples)\n{model}",
         measured.len()
     ));
-    std::fs::write(&args.out, text).map_err(|e| fail(format!("{}: {e}", args.out.display())))?;
+    othello::files::write_atomically(&args.out, text.as_bytes())?;
     writeln!(
         out,
         "{}: {} end lines from {} samples",
@@ -423,8 +423,8 @@ pub fn eval_error(args: EvalErrorArgs, out: &mut impl Write) -> CliResult {
     if args.exact {
         let mut entries = Vec::new();
         for path in &args.data {
-            let parsed = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
+            let parsed = othello::files::read_to_string(path, othello::files::TEXT_MAX_BYTES)
+                .map_err(|e| e.source.to_string())
                 .and_then(|t| othello::obf::parse_obf(&t).map_err(|e| e.to_string()));
             entries.extend(parsed.map_err(|e| fail(format!("{}: {e}", path.display())))?);
         }
@@ -556,8 +556,8 @@ pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
     centred.save(&args.out).map_err(|e| fail(e.to_string()))?;
     if let Some(text) = centred.mpc_model_text() {
         let model = args.out.with_extension("mpc");
-        std::fs::write(&model, text)
-            .map_err(|e| fail(format!("cannot write {}: {e}", model.display())))?;
+        othello::files::write_atomically(&model, text.as_bytes())
+            .map_err(|e| fail(format!("cannot write {e}")))?;
     }
     writeln!(
         out,

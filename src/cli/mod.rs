@@ -46,6 +46,11 @@ impl CliError {
     /// The exit status for this error, after printing its message (to stderr).
     pub fn report(self) -> ExitCode {
         match self {
+            // The reader of our output went away (`othello book stats default | head`):
+            // nothing is wrong with the command, so it ends quietly.
+            CliError::Message(message) if message.ends_with("Broken pipe (os error 32)") => {
+                ExitCode::SUCCESS
+            }
             CliError::Message(message) => {
                 eprintln!("error: {message}");
                 ExitCode::FAILURE
@@ -155,6 +160,31 @@ enum Command {
     /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
     #[command(hide = true)]
     FakeEngine(fake::FakeArgs),
+}
+
+impl Cli {
+    /// Whether everything the command produces goes to standard output, so that with standard
+    /// output closed it would all be lost (`othello solve - >&-`). Commands that also write
+    /// files, or speak a protocol, are not refused: a parent may give them a read-write
+    /// `/dev/null` on purpose (systemd, Python's `subprocess.DEVNULL`), which looks the same.
+    pub fn writes_only_to_stdout(&self) -> bool {
+        matches!(
+            &self.command,
+            Some(
+                Command::Solve(_)
+                    | Command::Search(_)
+                    | Command::Perft(_)
+                    | Command::Bench(_)
+                    | Command::Quality(_)
+                    | Command::Games {
+                        command: games::GamesCommand::Stats { .. }
+                    }
+                    | Command::Book {
+                        command: book::BookCommand::Stats { .. } | book::BookCommand::Show { .. }
+                    }
+            )
+        )
+    }
 }
 
 /// The environment variable naming a weight file when `--eval-file` is not given.

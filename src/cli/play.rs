@@ -300,6 +300,12 @@ pub fn play<R: BufRead, W: Write>(
     }
     game.black_clock = options.clock;
     game.white_clock = options.clock;
+    // Before the first move: a game that cannot be saved where asked is refused now, not
+    // found out after it is played.
+    othello::files::check_output(&options.ggf_path, &[]).map_err(|e| PlayError::Save {
+        path: options.ggf_path.clone(),
+        source: e.source,
+    })?;
     opponent.new_game(options.seed)?;
     let mut hinter: Option<Searcher<EngineEval>> = None;
     let end = 'game: loop {
@@ -358,11 +364,17 @@ pub fn play<R: BufRead, W: Write>(
                 write!(out, "Your move [{}] > ", legal_list(&pos))?;
             }
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
-                break 'game PlayEnd::Quit;
-            }
+            let line = match read_typed_line(&mut input)? {
+                TypedLine::End => {
+                    writeln!(out)?;
+                    break 'game PlayEnd::Quit;
+                }
+                TypedLine::Bad(why) => {
+                    writeln!(out, "  {why}")?;
+                    continue;
+                }
+                TypedLine::Text(line) => line,
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -506,10 +518,22 @@ pub fn play<R: BufRead, W: Write>(
         }
     };
     writeln!(out, "{verdict}")?;
-    std::fs::write(&options.ggf_path, format!("{game}\n")).map_err(|source| PlayError::Save {
-        path: options.ggf_path.clone(),
-        source,
-    })?;
+    if let Err(e) =
+        othello::files::write_atomically(&options.ggf_path, format!("{game}\n").as_bytes())
+    {
+        // The game is not lost: its record goes to the terminal, to copy from there.
+        writeln!(
+            out,
+            "Cannot save the game to {}: {}. The game record (GGF):",
+            options.ggf_path.display(),
+            e.source
+        )?;
+        writeln!(out, "{game}")?;
+        return Err(PlayError::Save {
+            path: options.ggf_path.clone(),
+            source: e.source,
+        });
+    }
     writeln!(out, "Game saved to {}", options.ggf_path.display())?;
     if end != PlayEnd::Quit && !game.moves().is_empty() {
         let searcher = hinter.get_or_insert_with(|| new_searcher(options));
@@ -520,6 +544,49 @@ pub fn play<R: BufRead, W: Write>(
         end,
         path: options.ggf_path.clone(),
     })
+}
+
+/// The longest line read from the person (bytes); the rest of a longer line is dropped.
+const MAX_TYPED_LINE: usize = 1024;
+
+/// A line the person typed.
+enum TypedLine {
+    /// The input ended.
+    End,
+    /// Not a line to act on (not UTF-8, too long): why, to tell the person.
+    Bad(String),
+    /// A line of text.
+    Text(String),
+}
+
+/// Reads one line: never more than [`MAX_TYPED_LINE`] bytes of it are kept, and bytes that are
+/// not UTF-8 are an answer to give, not an error that ends the game.
+fn read_typed_line(input: &mut impl BufRead) -> io::Result<TypedLine> {
+    let mut bytes = Vec::new();
+    let n = io::Read::take(&mut *input, MAX_TYPED_LINE as u64).read_until(b'\n', &mut bytes)?;
+    if n == 0 {
+        return Ok(TypedLine::End);
+    }
+    if bytes.last() != Some(&b'\n') && n == MAX_TYPED_LINE {
+        // Drop the rest of the line, however long.
+        loop {
+            let mut rest = Vec::new();
+            let m =
+                io::Read::take(&mut *input, MAX_TYPED_LINE as u64).read_until(b'\n', &mut rest)?;
+            if m == 0 || rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+        return Ok(TypedLine::Bad(format!(
+            "that line is longer than {MAX_TYPED_LINE} bytes; type a move like f5"
+        )));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(TypedLine::Text(text)),
+        Err(_) => Ok(TypedLine::Bad(
+            "that line is not text (invalid UTF-8); type a move like f5".to_string(),
+        )),
+    }
 }
 
 /// The engine behind `hint`, `analyse` and `review`.
@@ -567,8 +634,11 @@ fn offer_review(
         "Type review to review the game ({options}), or press Enter > "
     )?;
     out.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 || !line.trim().eq_ignore_ascii_case("review") {
+    let line = match read_typed_line(input)? {
+        TypedLine::Text(line) => line,
+        TypedLine::End | TypedLine::Bad(_) => return writeln!(out),
+    };
+    if !line.trim().eq_ignore_ascii_case("review") {
         return writeln!(out);
     }
     let record = match GameRecord::from_game(game) {

@@ -62,6 +62,10 @@ pub fn review(args: ReviewArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         format: args.from,
         ..ReadOptions::default()
     };
+    if let Some(path) = &args.html {
+        // Before the work: a bad page path, or the game file itself, is refused at once.
+        othello::files::check_output(path, &[&args.file])?;
+    }
     let games = gamedb::read_games_with(&args.file, &options)?;
     let k = args.game as usize;
     let Some(game) = games.get(k - 1) else {
@@ -80,7 +84,7 @@ pub fn review(args: ReviewArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         effort,
         exact_empties: args.exact,
     };
-    let mut searcher = Searcher::new(eval, args.hash as usize);
+    let mut searcher = Searcher::try_new(eval, args.hash as usize)?;
     searcher.set_selectivity(args.selectivity.0);
     let bar = if args.quiet {
         ProgressBar::hidden()

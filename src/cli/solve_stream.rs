@@ -68,7 +68,8 @@ pub fn run_solve_stream(
     options: &StreamOptions,
     out: &mut impl Write,
 ) -> io::Result<StreamSummary> {
-    let mut searcher = Searcher::new(options.eval.clone(), options.hash_mb);
+    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
     let mut summary = StreamSummary::default();
     let mut buf = Vec::with_capacity(128);

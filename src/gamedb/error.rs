@@ -176,6 +176,12 @@ impl GameDbError {
     }
 }
 
+impl From<crate::files::FileError> for GameDbError {
+    fn from(e: crate::files::FileError) -> GameDbError {
+        GameDbError::io(e.path, e.source)
+    }
+}
+
 impl fmt::Display for GameDbError {
     /// `<file>: game <n>, line <l>: <problem>`, leaving out the parts that do not apply.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -175,9 +175,12 @@ pub fn run_export(
     out_path: &Path,
     out: &mut impl Write,
 ) -> Result<ExportSummary, GameDbError> {
+    let paths = super::expand_paths(paths)?;
+    let inputs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    crate::files::check_output(out_path, &inputs)?;
     let mut set = PositionSet::new();
     let mut games = 0u64;
-    for (path, file_games) in read_all_with(paths, options)? {
+    for (path, file_games) in read_all_with(&paths, options)? {
         for (i, g) in file_games.iter().enumerate() {
             set.add_game(g, &empties.0)
                 .map_err(|e| GameDbError::in_game(i + 1, e).in_file(&path))?;

@@ -159,7 +159,7 @@ pub fn read_games(path: &Path, format: Option<Format>) -> Result<Vec<GameRecord>
 /// [`read_games`] with every option.
 pub fn read_games_with(path: &Path, options: &ReadOptions) -> Result<Vec<GameRecord>, GameDbError> {
     let format = options.format.unwrap_or_else(|| Format::from_path(path));
-    let bytes = std::fs::read(path).map_err(|e| GameDbError::io(path, e))?;
+    let bytes = crate::files::read(path, crate::files::GAMES_MAX_BYTES)?;
     let names = if format == Format::Wtb {
         let (players, tournaments) = wthor::names_beside(path);
         wthor::read_names(
@@ -235,9 +235,10 @@ pub fn write_games(path: &Path, format: Format, games: &[GameRecord]) -> Result<
     write_atomically(path, &bytes)
 }
 
-/// Writes `bytes` to a temporary file beside `path` (`.<name>.<pid>.tmp`), flushes it to disk
-/// and renames it to `path`. On an error the temporary file is removed and `path` is left as it
-/// was.
+/// Writes `bytes` to `path` atomically, by the program's file policy
+/// ([`crate::files::write_atomically`]): a temporary file beside the target, flushed to disk and
+/// renamed; a target that is not a regular file is refused, a symbolic link is followed. On an
+/// error the temporary file is removed and `path` is left as it was.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), GameDbError> {
     write_atomically_with(path, |w| w.write_all(bytes))
 }
@@ -248,28 +249,7 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), GameDbError> {
-    let name = path.file_name().ok_or_else(|| {
-        GameDbError::io(
-            path,
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"),
-        )
-    })?;
-    let tmp = path.with_file_name(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(|e| GameDbError::io(path, e))
+    crate::files::write_atomically_with(path, write).map_err(GameDbError::from)
 }
 
 /// `othello games convert`: reads every game of `paths` (directories expanded) and writes them
@@ -281,7 +261,10 @@ pub fn convert(
     to: Option<Format>,
     out_path: &Path,
 ) -> Result<(usize, usize), GameDbError> {
-    let files = read_all_with(paths, options)?;
+    let paths = expand_paths(paths)?;
+    let inputs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    crate::files::check_output(out_path, &inputs)?;
+    let files = read_all_with(&paths, options)?;
     let games: Vec<GameRecord> = files.iter().flat_map(|(_, g)| g.iter().cloned()).collect();
     let format = to.unwrap_or_else(|| Format::from_path(out_path));
     write_games(out_path, format, &games)?;

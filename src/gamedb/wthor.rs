@@ -302,7 +302,7 @@ pub fn read_names(
         match path {
             None => Ok(Vec::new()),
             Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| GameDbError::io(p, e))?;
+                let bytes = crate::files::read(p, crate::files::GAMES_MAX_BYTES)?;
                 parse_names(&bytes, len).map_err(|e| e.in_file(p))
             }
         }

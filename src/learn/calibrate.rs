@@ -20,7 +20,6 @@
 //! The command is `othello calibrate`; `docs/SEARCH.md` shows how the shipped model was made.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -159,10 +158,10 @@ fn header(config: &CalibrateConfig) -> String {
 
 /// Reads a samples file written by a run with `config`'s seed and depth.
 pub fn read_samples(path: &Path, config: &CalibrateConfig) -> Result<Vec<Sample>, LearnError> {
-    let file = match File::open(path) {
+    let file = match crate::files::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(LearnError::io(path, e)),
+        Err(e) if e.is_not_found() => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
     };
     let mut samples = Vec::new();
     let bad = |n: usize, why: &str| LearnError::Format(format!("line {n}: {why}")).in_file(path);
@@ -261,11 +260,9 @@ pub(crate) fn run_resumable<S: Send, W>(
     work: impl Fn(&mut W, usize) -> Option<S> + Sync,
     line: impl Fn(&S) -> String,
 ) -> Result<Vec<S>, LearnError> {
-    let fresh = !path.exists();
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
+    let fresh = !crate::files::exists(path)?;
+    let mut file = crate::files::open_for_update(path, true, false)?;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0))
         .map_err(|e| LearnError::io(path, e))?;
     if fresh {
         writeln!(file, "{header}").map_err(|e| LearnError::io(path, e))?;

@@ -30,7 +30,7 @@
 //! resuming and [`read_records`] skips.
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -190,7 +190,7 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, LearnError> {
 
 /// Reads a data file (see [`parse_data`]).
 pub fn read_records(path: &Path) -> Result<DataFile, LearnError> {
-    let bytes = std::fs::read(path).map_err(|e| LearnError::io(path, e))?;
+    let bytes = crate::files::read(path, crate::files::DATA_MAX_BYTES)?;
     parse_data(&bytes).map_err(|e| e.in_file(path))
 }
 
@@ -199,13 +199,7 @@ pub fn read_records(path: &Path) -> Result<DataFile, LearnError> {
 /// trailing game, and returns the set of game indices already complete.
 pub fn open_for_append(path: &Path, seed: u64) -> Result<(File, HashSet<u32>), LearnError> {
     let io = |e| LearnError::io(path, e);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(io)?;
+    let mut file = crate::files::open_for_update(path, true, false)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(io)?;
     if bytes.is_empty() {

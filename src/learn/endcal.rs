@@ -31,7 +31,6 @@
 //! was made and what it changed.
 
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -183,10 +182,10 @@ fn read_samples_with(
     path: &Path,
     expected: Option<(&str, u32)>,
 ) -> Result<Vec<EndSample>, LearnError> {
-    let file = match File::open(path) {
+    let file = match crate::files::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(LearnError::io(path, e)),
+        Err(e) if e.is_not_found() => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
     };
     let bad = |n: usize, why: &str| LearnError::Format(format!("line {n}: {why}")).in_file(path);
     let mut samples = Vec::new();

@@ -319,7 +319,7 @@ pub fn run_label(
 ) -> Result<LabelSummary, LearnError> {
     let start = Instant::now();
     let seed = fingerprint(games, config);
-    if let Ok(bytes) = std::fs::read(path) {
+    if let Some(bytes) = crate::files::read_if_exists(path, crate::files::DATA_MAX_BYTES)? {
         if !bytes.is_empty() && super::data::parse_header(&bytes)? != seed {
             return Err(LearnError::Config(format!(
                 "{} holds labels of other games or settings; resume with the same input and \

@@ -65,6 +65,15 @@ pub enum LearnError {
     Weights(#[from] WeightsError),
 }
 
+impl From<crate::files::FileError> for LearnError {
+    fn from(e: crate::files::FileError) -> LearnError {
+        LearnError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 impl LearnError {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> LearnError {

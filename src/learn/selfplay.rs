@@ -285,7 +285,7 @@ pub fn write_opening_records(
     let records = opening_records(config, &file.records);
     let mut bytes = super::data::header_bytes(config.seed).to_vec();
     bytes.extend_from_slice(&game_bytes(&records));
-    std::fs::write(path, bytes).map_err(|e| LearnError::io(path, e))?;
+    crate::files::write_atomically(path, &bytes)?;
     Ok(records.len())
 }
 

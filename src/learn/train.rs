@@ -49,6 +49,10 @@ use super::data::Record;
 use super::LearnError;
 use crate::rng::mix;
 
+mod report;
+pub use report::format_report;
+use report::mae;
+
 /// One training position.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -442,7 +446,9 @@ pub fn train(
             let train_mae = mae_float(&train_set, &w, &base);
             let val_mae = mae_float(&val_set, &w, &base);
             log(&format!(
-                "iteration {it:>4}: train MAE {train_mae:.3} discs, validation MAE {val_mae:.3} discs, {:.1} s",
+                "iteration {it:>4}: train MAE {} discs, validation MAE {} discs, {:.1} s",
+                mae(train_mae, 0),
+                mae(val_mae, 0),
                 start.elapsed().as_secs_f64()
             ));
             // Early stopping on validation (or keep the latest without validation).
@@ -528,41 +534,19 @@ pub fn train(
     }
     meta.push_str(&format!(
         "trained on {} positions ({} validation); phases {phases}; lambda {}; smooth {}; \
-         iterations {} (kept {}); train MAE {:.3} discs; validation MAE {:.3} discs",
+         iterations {} (kept {}); train MAE {} discs; validation MAE {} discs",
         report.train_count,
         report.val_count,
         config.lambda,
         config.smooth,
         report.iterations,
         report.best_iteration,
-        report.train_mae,
-        report.val_mae
+        mae(report.train_mae, 0),
+        mae(report.val_mae, 0)
     ));
     meta.truncate(crate::eval::pattern::file::MAX_META_LEN);
     let eval = PatternEval::from_compact(phases, quantised, meta)?;
     Ok((eval, report))
-}
-
-/// The report as a table: one line per phase, then the totals.
-pub fn format_report(report: &TrainReport) -> String {
-    let mut s = String::from("phase  empties  train_n    val_n  train_MAE  val_MAE (discs)\n");
-    for p in &report.phases {
-        s.push_str(&format!(
-            "{:>5}  {:>2}-{:<2}   {:>8} {:>8}  {:>9.3}  {:>7.3}\n",
-            p.phase, p.empties.0, p.empties.1, p.train_count, p.val_count, p.train_mae, p.val_mae
-        ));
-    }
-    s.push_str(&format!(
-        "all             {:>8} {:>8}  {:>9.3}  {:>7.3}  (predicting 0: {:.3}; kept iteration {} of {})\n",
-        report.train_count,
-        report.val_count,
-        report.train_mae,
-        report.val_mae,
-        report.val_mae_zero,
-        report.best_iteration,
-        report.iterations
-    ));
-    s
 }
 
 /// Reads data files into samples, printing one line per file to `out`; returns the samples

@@ -88,9 +88,9 @@ impl EnginePlayer {
             .book
             .load()
             .map_err(|e| PlayerError::Eval(format!("book {}: {e}", settings.book)))?;
-        let mut player = EnginePlayer::with_eval(settings, eval, name);
-        player.book = book;
-        Ok(player)
+        // `hash=` comes from the command line: a table the machine cannot give is an error.
+        let searcher = Searcher::try_new(eval, settings.hash_mb.max(1))?;
+        Ok(EnginePlayer::from_parts(settings, searcher, book, name))
     }
 
     /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`. A
@@ -100,7 +100,17 @@ impl EnginePlayer {
             log::warn!("book {}: {e}; playing without a book", settings.book);
             None
         });
-        let mut searcher = Searcher::new(eval, settings.hash_mb.max(1));
+        let searcher = Searcher::new(eval, settings.hash_mb.max(1));
+        EnginePlayer::from_parts(settings, searcher, book, name)
+    }
+
+    /// The player around `searcher`, set up as `settings` say.
+    fn from_parts(
+        settings: EngineSettings,
+        mut searcher: Searcher<EngineEval>,
+        book: Option<Arc<Book>>,
+        name: String,
+    ) -> EnginePlayer {
         searcher.set_selectivity(settings.selectivity);
         searcher.set_threads(settings.threads);
         EnginePlayer {
@@ -198,6 +208,22 @@ mod tests {
     use crate::clock::TimeControl;
     use crate::game::{Game, MoveRecord};
     use crate::square::Square;
+
+    #[test]
+    fn a_table_the_machine_cannot_give_is_an_error_not_a_panic() {
+        let settings = EngineSettings {
+            hash_mb: usize::MAX >> 21,
+            book: BookChoice::Off,
+            ..EngineSettings::default()
+        };
+        match EnginePlayer::new(settings, "engine".to_string()) {
+            Err(e @ PlayerError::Memory(_)) => {
+                assert!(e.to_string().contains("cannot allocate"), "{e}")
+            }
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("a table of {} MiB", usize::MAX >> 21),
+        }
+    }
 
     /// A game from the start, first legal moves played until the side to move has exactly
     /// `count` legal moves.

@@ -102,6 +102,9 @@ pub enum PlayerError {
     /// The in-process engine's evaluator could not be loaded.
     #[error("cannot load the evaluator: {0}")]
     Eval(String),
+    /// The in-process engine's transposition table could not be allocated (`hash=`).
+    #[error("{0}")]
+    Memory(#[from] crate::search::tt::TableAllocError),
 }
 
 /// A player: anything that picks moves.

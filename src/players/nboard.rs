@@ -21,7 +21,13 @@
 //! - `===` accepts `/` or whitespace between its fields (`=== d6 -1.00 0.0`, Edax's form).
 //! - The engine's thinking time is measured from writing `go` to reading `===`.
 //! - Output is read on a thread, so waiting has a deadline: no answer in time is
-//!   [`PlayerError::Timeout`]; end of output is [`PlayerError::Crashed`]. Stderr is read on a
+//!   [`PlayerError::Timeout`]; end of output is [`PlayerError::Crashed`]. The start-up (from
+//!   the process's start to its first `pong`) has its own deadline, [`STARTUP_TIMEOUT_SECS`] by
+//!   default ([`NboardPlayer::spawn_with_startup`]: `match --startup-timeout`).
+//! - What an engine prints is bounded: a line is cut at [`MAX_LINE_BYTES`] (the rest of it is
+//!   read and dropped), and at most [`LINE_QUEUE`] lines wait to be read; past that the
+//!   reader stops reading, so an engine that prints without end fills its pipe and blocks
+//!   instead of filling our memory. Stderr is read on a
 //!   second thread and logged at debug level (NBoard merges it into stdout; we keep it apart so
 //!   engine chatter cannot be mistaken for a response).
 //! - [`Player::restart`] kills the process and starts a fresh one; dropping the player sends
@@ -39,6 +45,12 @@ use crate::game::{Game, MoveRecord};
 
 /// How long a starting engine may take to answer its first `ping`.
 pub const STARTUP_TIMEOUT_SECS: u64 = 60;
+
+/// The longest engine output line kept (bytes); the rest of a longer line is dropped.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How many engine lines may wait to be read before the reader thread stops reading.
+pub const LINE_QUEUE: usize = 1024;
 
 /// How long a dropped engine gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE_MS: u64 = 1_000;
@@ -85,7 +97,7 @@ impl EngineCommand {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
         let name = self.name.clone();
         thread::Builder::new()
             .name(format!("{name}-stdout"))
@@ -119,18 +131,39 @@ impl EngineCommand {
 }
 
 /// The lines of a byte stream, decoded leniently (bad UTF-8 never ends the stream), without
-/// their line terminators.
+/// their line terminators, each cut at [`MAX_LINE_BYTES`]: the rest of a longer line is read
+/// and dropped, so no line, however long, takes more memory than that.
 fn byte_lines(reader: impl Read) -> impl Iterator<Item = String> {
     let mut reader = BufReader::new(reader);
     std::iter::from_fn(move || {
         let mut buf = Vec::new();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                Some(text.trim_end_matches(['\n', '\r']).to_string())
+        let mut any = false;
+        loop {
+            let chunk = match reader.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (part, used, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (&chunk[..i], i + 1, true),
+                None => (chunk, chunk.len(), false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&part[..part.len().min(room)]);
+            reader.consume(used);
+            if end {
+                break;
             }
         }
+        if !any {
+            return None;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        Some(text.trim_end_matches(['\n', '\r']).to_string())
     })
 }
 
@@ -217,12 +250,22 @@ pub struct NboardPlayer {
     depth: Option<u32>,
     /// The name the engine gave with `set myname`.
     engine_name: Option<String>,
+    /// How long a start (or restart) may take to answer its first `ping`.
+    startup_timeout: Duration,
 }
 
 impl NboardPlayer {
     /// Starts the engine, sends `nboard 2` and waits until it answers a `ping` (within
     /// [`STARTUP_TIMEOUT_SECS`]), so that start-up time is never charged to a clock.
     pub fn spawn(command: EngineCommand) -> Result<NboardPlayer, PlayerError> {
+        Self::spawn_with_startup(command, Duration::from_secs(STARTUP_TIMEOUT_SECS))
+    }
+
+    /// [`NboardPlayer::spawn`] with another start-up deadline (also for every restart).
+    pub fn spawn_with_startup(
+        command: EngineCommand,
+        startup_timeout: Duration,
+    ) -> Result<NboardPlayer, PlayerError> {
         let mut player = NboardPlayer {
             command,
             process: None,
@@ -230,6 +273,7 @@ impl NboardPlayer {
             synced: None,
             depth: None,
             engine_name: None,
+            startup_timeout,
         };
         player.start()?;
         Ok(player)
@@ -247,7 +291,7 @@ impl NboardPlayer {
         // `ping` answered means it reads commands.
         self.ping += 1;
         process.send(&self.command.name, &format!("ping {}", self.ping))?;
-        let deadline = Instant::now() + Duration::from_secs(STARTUP_TIMEOUT_SECS);
+        let deadline = Instant::now() + self.startup_timeout;
         let want = self.ping.to_string();
         loop {
             let line = match process.receive(Some(deadline)) {
@@ -411,6 +455,19 @@ impl Drop for NboardPlayer {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_endless_engine_line_is_cut_and_the_next_line_still_read() {
+        use std::io::Read as _;
+        // 5 MiB without a newline, then a normal line: the first comes back cut to the cap,
+        // the second whole.
+        let long = std::io::repeat(b'x').take(5 << 20);
+        let input = long.chain(&b"\npong 7\r\n"[..]);
+        let lines: Vec<String> = super::byte_lines(input).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].len(), super::MAX_LINE_BYTES);
+        assert_eq!(lines[1], "pong 7");
+    }
+
     use super::*;
     use crate::board::Move;
     use crate::square::Square;

@@ -121,6 +121,16 @@ impl PlayerSpec {
     /// Builds the player. Only `nboard` players (the program cannot be started) and engines
     /// with an `eval=` file (it cannot be loaded) can fail.
     pub fn build(&self) -> Result<Box<dyn Player>, PlayerError> {
+        self.build_with_startup(std::time::Duration::from_secs(
+            super::nboard::STARTUP_TIMEOUT_SECS,
+        ))
+    }
+
+    /// [`PlayerSpec::build`], an `nboard` engine given `startup` to answer its first `ping`.
+    pub fn build_with_startup(
+        &self,
+        startup: std::time::Duration,
+    ) -> Result<Box<dyn Player>, PlayerError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new()),
             PlayerSpec::Maximizer(eval) => Box::new(MaximizerPlayer::new(*eval)),
@@ -130,7 +140,9 @@ impl PlayerSpec {
             PlayerSpec::Engine(settings) => {
                 Box::new(EnginePlayer::new(settings.clone(), self.name())?)
             }
-            PlayerSpec::Nboard(cmd) => Box::new(NboardPlayer::spawn(cmd.clone())?),
+            PlayerSpec::Nboard(cmd) => {
+                Box::new(NboardPlayer::spawn_with_startup(cmd.clone(), startup)?)
+            }
         })
     }
 }

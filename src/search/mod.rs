@@ -110,11 +110,28 @@ pub const DEFAULT_SELECTIVITY: Option<Selectivity> = Some(Selectivity::LEVELS[0]
 
 impl<E: Evaluator> Searcher<E> {
     /// A searcher with evaluator `eval` and a table of `hash_mb` MiB.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated; a size from a user goes through
+    /// [`Searcher::try_new`].
     pub fn new(eval: E, hash_mb: usize) -> Searcher<E> {
+        Self::with_table(eval, TranspositionTable::new(hash_mb))
+    }
+
+    /// A searcher with evaluator `eval` and a table of `hash_mb` MiB, or an error if the table
+    /// cannot be allocated (`--hash 65536` on a smaller machine).
+    pub fn try_new(eval: E, hash_mb: usize) -> Result<Searcher<E>, tt::TableAllocError> {
+        Ok(Self::with_table(
+            eval,
+            TranspositionTable::try_new(hash_mb)?,
+        ))
+    }
+
+    fn with_table(eval: E, tt: TranspositionTable) -> Searcher<E> {
         Searcher {
             mpc: model_for(&eval),
             eval,
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: Arc::new(AtomicBool::new(false)),
             solver_nps: 15e6,
             selectivity: DEFAULT_SELECTIVITY,

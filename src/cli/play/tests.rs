@@ -227,3 +227,81 @@ fn quitting_saves_an_unfinished_game_and_white_can_be_played() {
     assert_eq!(outcome.end, PlayEnd::Quit);
     std::fs::remove_file(&outcome.path).ok();
 }
+
+/// Input that removes a directory when it is first read: the save path passed the check
+/// before the first move, and is gone when the game ends.
+struct RemovesDirOnRead {
+    inner: std::io::Cursor<Vec<u8>>,
+    dir: Option<std::path::PathBuf>,
+}
+
+impl std::io::Read for RemovesDirOnRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(dir) = self.dir.take() {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl std::io::BufRead for RemovesDirOnRead {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if let Some(dir) = self.dir.take() {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n)
+    }
+}
+
+#[test]
+fn bad_bytes_are_answered_and_a_failed_save_prints_the_game() {
+    let dir = std::env::temp_dir().join(format!("othello-play-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut opts = options("save");
+    opts.ggf_path = dir.join("game.ggf");
+    // A byte that is not UTF-8 and an endless line are answered; the game goes on to f5, d3.
+    let mut script = b"\xe9\xff\n".to_vec();
+    script.extend(std::iter::repeat_n(b'x', 5000));
+    script.extend_from_slice(b"\nf5\nd3\nquit\n");
+    let input = RemovesDirOnRead {
+        inner: std::io::Cursor::new(script),
+        dir: Some(dir.clone()),
+    };
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:count");
+    let e = play(input, &mut out, opponent.as_mut(), &opts).unwrap_err();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("not text (invalid UTF-8)"), "{text}");
+    assert!(text.contains("longer than 1024 bytes"), "{text}");
+    assert!(e.to_string().contains("game.ggf"), "{e}");
+    // The record is on the terminal, with the moves played (f5 and the reply at least).
+    let record = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Cannot save the game"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("the record after the error: {text}"));
+    let game: Game = record.parse().unwrap();
+    assert_eq!(game.moves()[0].mv, Move::Place(Square::F5));
+    assert!(game.moves().len() >= 2, "{record}");
+}
+
+#[test]
+fn an_unwritable_save_path_is_refused_before_the_first_move() {
+    let mut opts = options("unwritable");
+    opts.ggf_path = std::env::temp_dir()
+        .join(format!("othello-play-missing-{}", std::process::id()))
+        .join("game.ggf");
+    let mut out = Vec::new();
+    let mut opponent = build("random");
+    let e = play(&b"f5\n"[..], &mut out, opponent.as_mut(), &opts).unwrap_err();
+    assert!(e.to_string().contains("game.ggf"), "{e}");
+    assert!(
+        out.is_empty(),
+        "no board shown: {}",
+        String::from_utf8_lossy(&out)
+    );
+}

@@ -39,6 +39,21 @@ pub const HEADER_LEN: usize = 32;
 /// The longest metadata text.
 pub const MAX_META_LEN: usize = 65_536;
 
+/// The largest valid weight file: the header, the most metadata and the most phases.
+pub const MAX_FILE_LEN: usize = HEADER_LEN + MAX_META_LEN + 2 * MAX_PHASES * FEATURES_PER_PHASE;
+/// The largest Multi-ProbCut model file read beside a weight file (the shipped one is a few
+/// kilobytes of text).
+pub const MAX_MPC_LEN: usize = 1 << 20;
+
+impl From<crate::files::FileError> for WeightsError {
+    fn from(e: crate::files::FileError) -> WeightsError {
+        WeightsError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 /// Why a weight file (or a set of weights) was rejected.
 #[derive(Debug, Error)]
 pub enum WeightsError {
@@ -237,51 +252,35 @@ impl PatternEval {
         out
     }
 
-    /// Reads and parses a weight file. Only regular files are read, and no more bytes than the
-    /// largest valid file, so a device or a pipe named by mistake (`/dev/zero`) gives an error
-    /// instead of a hang.
+    /// Reads and parses a weight file, with the Multi-ProbCut model beside it (`NAME.mpc`) if
+    /// there is one. Both are read by the program's file policy ([`crate::files`]): regular
+    /// files only, checked before they are opened, and no more bytes than the largest valid
+    /// file ([`MAX_FILE_LEN`], [`MAX_MPC_LEN`]), so a device, a FIFO or a link to one named by
+    /// mistake (`/dev/zero`) gives an error naming it instead of a hang.
     pub fn load(path: impl AsRef<Path>) -> Result<PatternEval, WeightsError> {
-        use std::io::Read;
         let path = path.as_ref();
-        let io = |source| WeightsError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        if !file.metadata().map_err(io)?.is_file() {
-            return Err(io(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "not a regular file",
-            )));
-        }
-        let limit = HEADER_LEN + MAX_META_LEN + 2 * MAX_PHASES * FEATURES_PER_PHASE;
-        let mut bytes = Vec::new();
-        file.take(limit as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
+        let bytes = crate::files::read(path, MAX_FILE_LEN as u64)?;
         let eval = PatternEval::from_bytes(&bytes)?;
         // The Multi-ProbCut model fitted to these weights, if it ships beside them.
         let model = path.with_extension("mpc");
-        match std::fs::read_to_string(&model) {
-            Ok(text) => Ok(eval.with_mpc_model_text(text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(eval),
-            Err(source) => Err(WeightsError::Io {
-                path: model,
-                source,
-            }),
+        match crate::files::read_if_exists(&model, MAX_MPC_LEN as u64)? {
+            Some(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|_| WeightsError::Io {
+                    path: model,
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+                })?;
+                Ok(eval.with_mpc_model_text(text))
+            }
+            None => Ok(eval),
         }
     }
 
-    /// Writes the weight file (to a temporary name first, then renamed into place).
+    /// Writes the weight file atomically, by the program's file policy
+    /// ([`crate::files::write_atomically`]).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
-        let path = path.as_ref();
-        let io = |source| WeightsError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, self.to_bytes()).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        Ok(crate::files::write_atomically(
+            path.as_ref(),
+            &self.to_bytes(),
+        )?)
     }
 }

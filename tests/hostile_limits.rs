@@ -1,0 +1,337 @@
+//! Huge numbers and misbehaving peers through the binary, one test per row of issue #31's
+//! table about resource bounds (rows 4-7 and 11) and its small items: no panic, no exit 101, no
+//! allocation sized by an untrusted number, no lost game. A watchdog turns a hang into a
+//! failure; no test measures time.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `command` with `input` on stdin; killed (and failed) if still running after two
+/// minutes.
+fn run_command(mut command: Command, input: &[u8]) -> Run {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stdout.read_to_end(&mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stderr.read_to_end(&mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} hung (killed after 120 s)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Run {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_othello"))
+}
+
+fn run(args: &[&str], input: &[u8]) -> Run {
+    let mut c = bin();
+    c.args(args);
+    run_command(c, input)
+}
+
+/// Status 1 with an error containing `why`, and no panic.
+fn clean_error(r: &Run, why: &str) {
+    assert_eq!(r.code, Some(1), "stdout {}\nstderr {}", r.stdout, r.stderr);
+    assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+    assert!(r.stderr.contains(why), "{why:?} in {}", r.stderr);
+}
+
+const OBF: &str = "tests/data/fforum-1-19.obf";
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+// Row 4: `--hash 65536` (more than the machine has) panicked with exit 101.
+#[test]
+fn row4_a_table_too_big_for_the_machine_is_an_error() {
+    let dir = scratch("row4");
+    let game = dir.join("g.txt");
+    std::fs::write(&game, "f5d6c3d3c4f4f6f3e6e7\n").unwrap();
+    let g = game.to_str().unwrap();
+    let line = format!("{START}\n");
+    for (args, input) in [
+        (vec!["solve", OBF, "--count", "1", "--hash", "65536"], ""),
+        (vec!["solve", "-", "--hash", "65536"], line.as_str()),
+        (vec!["search", "--depth", "2", "--hash", "65536"], ""),
+        (
+            vec!["review", g, "--depth", "2", "--quiet", "--hash", "65536"],
+            "",
+        ),
+    ] {
+        let mut c = bin();
+        c.current_dir(env!("CARGO_MANIFEST_DIR")).args(&args);
+        let r = run_command(c, input.as_bytes());
+        clean_error(&r, "cannot allocate a 65536 MiB transposition table");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Row 5: `--pairs 18446744073709551615` panicked (capacity overflow); 1e9 pairs aborted on a
+// 72 GB allocation before the first game.
+#[test]
+fn row5_a_huge_number_of_pairs_is_refused_before_any_allocation() {
+    for n in ["18446744073709551615", "1000000000", "100001"] {
+        let r = run(&["match", "random", "random", "--pairs", n, "--quiet"], b"");
+        clean_error(&r, "at most 100000");
+    }
+    let r = run(
+        &[
+            "match",
+            "random",
+            "random",
+            "--games",
+            "18446744073709551615",
+            "--quiet",
+        ],
+        b"",
+    );
+    clean_error(&r, "at most 100000");
+    let r = run(
+        &[
+            "tournament",
+            "random",
+            "random",
+            "random",
+            "--pairs",
+            "50000",
+            "--quiet",
+        ],
+        b"",
+    );
+    clean_error(&r, "at most 100000");
+}
+
+/// The fake engine as an `nboard:` player spec.
+fn fake(name: &str, mode: &str) -> String {
+    format!(
+        "nboard:{name}={} fake-engine --mode {mode} --at 1",
+        env!("CARGO_BIN_EXE_othello")
+    )
+}
+
+// Row 6: an engine printing an endless line grew our memory without bound (3.2 GB in 7 s); a
+// silent one was waited for 60 s whatever --move-timeout said.
+#[test]
+fn row6_an_engine_flooding_or_silent_is_a_fault_not_a_leak() {
+    // The flood comes at its first `go`: the move times out, the engine is restarted, and the
+    // match ends with its faults counted.
+    let r = run(
+        &[
+            "match",
+            &fake("flood", "flood"),
+            "random",
+            "--pairs",
+            "1",
+            "--move-timeout",
+            "1",
+            "--quiet",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.to_lowercase().contains("fault"), "{}", r.stdout);
+    // Silent from the start: the start-up deadline of --startup-timeout.
+    let r = run(
+        &[
+            "match",
+            &fake("mute", "mute"),
+            "random",
+            "--pairs",
+            "1",
+            "--startup-timeout",
+            "1",
+            "--quiet",
+        ],
+        b"",
+    );
+    clean_error(&r, "mute");
+    let r = run(
+        &["match", "random", "random", "--startup-timeout", "0"],
+        b"",
+    );
+    clean_error(&r, "--startup-timeout");
+}
+
+// Row 7: a byte that is not UTF-8 ended `play` with exit 1 and the game lost; a bad --ggf was
+// found only after the game, and the moves were printed nowhere.
+#[test]
+fn row7_terminal_play_never_loses_the_game() {
+    let dir = scratch("row7");
+    let ggf = dir.join("p.ggf");
+    let r = run(
+        &["play", "random", "--ggf", ggf.to_str().unwrap()],
+        b"f5\n\xe9\xff\nd3\n",
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("not text"), "{}", r.stdout);
+    let saved = std::fs::read_to_string(&ggf).unwrap();
+    assert!(saved.contains("F5") || saved.contains("f5"), "{saved}");
+    // An output path that cannot be written: refused before the first move.
+    let bad = dir.join("missing-dir").join("p.ggf");
+    let r = run(&["play", "random", "--ggf", bad.to_str().unwrap()], b"f5\n");
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&bad.display().to_string()),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stdout.contains("Your move"),
+        "no game started: {}",
+        r.stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// Row 11: 256 threads on a small machine slowed every search and delayed pings; the count is
+// accepted, logged, and capped at the hardware threads.
+#[test]
+fn row11_more_threads_than_the_machine_are_capped_with_a_warning() {
+    let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(
+        othello::protocol::engine::usable_threads(256),
+        hardware.min(256)
+    );
+    assert_eq!(othello::protocol::engine::usable_threads(1), 1);
+    let r = run(
+        &["nboard"],
+        b"nboard 2\nset threads 256\nset depth 4\ngo\nhint 3\nping 1\n",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("=== ")), "{lines:?}");
+    assert_eq!(lines.last(), Some(&"pong 1"), "{lines:?}");
+    if hardware < 256 {
+        assert!(r.stderr.contains("hardware threads"), "{}", r.stderr);
+    }
+    // The command line accepts such a count too, and says so.
+    let r = run(&["search", "--depth", "2", "--threads", "64"], b"");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    if hardware < 64 {
+        assert!(r.stderr.contains("--threads 64"), "{}", r.stderr);
+    }
+}
+
+// Small items: `book stats … | head` printed `error: Broken pipe` and exited 1.
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let mut child = bin()
+        .args(["book", "stats", "default"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close the pipe, as `head -c 1` does.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut one = [0u8; 1];
+    stdout.read_exact(&mut one).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+// Small items: `solve - >&-` exited 0 with every answer lost.
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(format!(
+        "exec '{}' solve - >&-",
+        env!("CARGO_BIN_EXE_othello")
+    ));
+    // A position solved in a moment (FFO #1), so the old behaviour (exit 0, the answer
+    // written nowhere) shows at once.
+    let obf = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(OBF)).unwrap();
+    let first = obf.lines().find(|l| !l.starts_with(['#', '%'])).unwrap();
+    let r = run_command(c, format!("{first}\n").as_bytes());
+    clean_error(&r, "standard output is closed");
+}
+
+// Small items: `train` with no validation games printed NaN.
+#[test]
+fn train_without_validation_games_prints_no_nan() {
+    let dir = scratch("train");
+    let data = dir.join("d.dat");
+    let weights = dir.join("w.bin");
+    let r = run(
+        &[
+            "--eval-file",
+            "hand",
+            "selfplay",
+            "--out",
+            data.to_str().unwrap(),
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--exact-empties",
+            "4",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run(
+        &[
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            weights.to_str().unwrap(),
+            "--iterations",
+            "2",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(!r.stdout.contains("NaN"), "{}", r.stdout);
+    assert!(!r.stderr.contains("NaN"), "{}", r.stderr);
+    assert!(Path::new(&weights).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
