@@ -319,23 +319,37 @@ impl<E: Evaluator> Searcher<E> {
             result.pv = vec![Move::Pass];
             return result;
         }
+        log::trace!("budget at {empties} empties: {budget:?}");
         let mut nodes = 0u64;
         let mut last_iteration = Duration::ZERO;
         let mut prev_score = None;
+        // Set when the first probable pass gave up: the midgame goes on to the hard deadline.
+        let mut resumed = false;
         for depth in 1..=budget.max_depth.max(1) {
             let elapsed = start.elapsed();
             let speed = *solver_nps * parallel_speedup(self.threads);
             let kind = budget.solve_kind(empties, speed, elapsed, depth);
-            if kind == SolveKind::Wld
-                || (kind == SolveKind::None && budget.probable_fits(empties, speed, elapsed, depth))
-            {
+            let probable = kind == SolveKind::None
+                && !resumed
+                && budget.probable_fits(empties, speed, elapsed, depth);
+            if (kind == SolveKind::Wld && !resumed) || probable {
                 // A probable solve fits: the selective passes to the end of the game, each a
-                // move to play, then the exact or WLD solve if it still fits.
-                self.transition_phase::<C>(
+                // move to play, then the exact or WLD solve if it still fits. The first pass
+                // (when the midgame chose it) gives up at its own deadline, and then the
+                // midgame goes on.
+                let first_deadline = probable
+                    .then(|| {
+                        let expected = Budget::expected_probable(empties, speed);
+                        budget.first_pass_deadline(elapsed, expected, last_iteration)
+                    })
+                    .flatten()
+                    .map(|d| start + d);
+                let completed = self.transition_phase::<C>(
                     board,
                     prev_score,
                     &budget,
                     None,
+                    first_deadline,
                     Phase {
                         stopper: &mut stopper,
                         nodes: &mut nodes,
@@ -346,9 +360,16 @@ impl<E: Evaluator> Searcher<E> {
                     &mut result,
                     observer,
                 );
-                break;
-            }
-            if kind != SolveKind::None {
+                if completed || first_deadline.is_none() || stopper.expired() {
+                    break;
+                }
+                log::debug!(
+                    "the first probable pass at {empties} empties gave up after {:.3} s; \
+                     back to the midgame at depth {depth}",
+                    start.elapsed().as_secs_f64()
+                );
+                resumed = true;
+            } else if kind != SolveKind::None {
                 self.solve_phase::<C>(
                     board,
                     kind == SolveKind::Wld,
@@ -365,7 +386,13 @@ impl<E: Evaluator> Searcher<E> {
                 );
                 break;
             }
-            if depth > 1 && !budget.should_start_iteration(elapsed, last_iteration) {
+            let elapsed = start.elapsed();
+            let may_start = if resumed {
+                budget.should_resume_iteration(elapsed, last_iteration)
+            } else {
+                budget.should_start_iteration(elapsed, last_iteration)
+            };
+            if depth > 1 && !may_start {
                 break;
             }
             let t0 = Instant::now();
@@ -397,6 +424,11 @@ impl<E: Evaluator> Searcher<E> {
                 nodes: nodes + crew.map_or(0, Crew::helper_nodes),
                 elapsed: start.elapsed(),
             };
+            log::trace!(
+                "midgame depth {depth} done at {:.3} s ({:.3} s)",
+                start.elapsed().as_secs_f64(),
+                last_iteration.as_secs_f64()
+            );
             observer.on_iteration(&result);
         }
         result.nodes = nodes;

@@ -121,4 +121,60 @@ impl Stopper {
     pub fn stopped(&self) -> bool {
         self.stopped
     }
+
+    /// A stopper for a nested attempt that must also end by `deadline`: the same flag, node
+    /// budget and check schedule, and the earlier of the two deadlines. When it stops, this
+    /// stopper can tell with [`expired`](Self::expired) whether its own limits were reached
+    /// or only the attempt's deadline.
+    pub fn with_deadline(&self, deadline: Instant) -> Stopper {
+        Stopper {
+            flag: self.flag.clone(),
+            deadline: Some(self.deadline.map_or(deadline, |d| d.min(deadline))),
+            node_limit: self.node_limit,
+            offset: self.offset,
+            next_check: self.next_check,
+            stopped: self.stopped,
+        }
+    }
+
+    /// Reads the flag and the clock now (not on the node schedule): whether this stopper's
+    /// flag is set or its deadline has passed, which then stops it.
+    pub fn expired(&mut self) -> bool {
+        if self
+            .flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn an_attempt_stops_at_its_own_deadline_and_leaves_the_search_running() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let later = Instant::now() + Duration::from_secs(3600);
+        let mut search = Stopper::new(Some(flag.clone()), Some(later), None);
+        let mut attempt = search.with_deadline(Instant::now());
+        assert!(attempt.check(CHECK_INTERVAL_NODES));
+        assert!(!search.expired());
+        assert!(!search.check(CHECK_INTERVAL_NODES));
+        // The attempt never outlives the search's own deadline.
+        let mut short = Stopper::new(None, Some(Instant::now()), None);
+        assert!(short.with_deadline(later).expired());
+        assert!(short.expired());
+        // The flag stops both, read at once by `expired`.
+        let mut attempt = search.with_deadline(later);
+        flag.store(true, Ordering::Relaxed);
+        assert!(attempt.expired());
+        assert!(search.expired());
+        assert!(search.stopped());
+    }
 }

@@ -155,6 +155,10 @@ pub struct Tuning {
     /// A factor on the typical cost of the first probable solve: above 1, the midgame goes
     /// on longer before the probable solves start.
     pub probable_scale: f64,
+    /// The first probable pass of a move may run until its start plus this many times its
+    /// expected time; cut there, the move goes back to deepening the midgame
+    /// ([`Budget::first_pass_deadline`]).
+    pub pass_tail: f64,
 }
 
 impl Default for Tuning {
@@ -162,6 +166,7 @@ impl Default for Tuning {
         Tuning {
             transition_weight: 2.0,
             probable_scale: 1.0,
+            pass_tail: 3.0,
         }
     }
 }
@@ -196,6 +201,7 @@ impl Tuning {
             match name.trim() {
                 "transition_weight" => t.transition_weight = v,
                 "probable_scale" => t.probable_scale = v,
+                "pass_tail" => t.pass_tail = v,
                 other => return Err(format!("unknown setting {other:?}")),
             }
         }
@@ -367,6 +373,39 @@ impl Budget {
             && self.hard.map_or(true, |h| end <= h)
     }
 
+    /// When the first probable pass of a move, started after `elapsed` and expected to take
+    /// `expected`, must give up (measured from the search's start), so that a pass far costlier
+    /// than its kind does not cost the move its midgame: [`Tuning::pass_tail`] times its expected
+    /// time, but early enough that one more midgame iteration (the last one, `last_iteration`,
+    /// times [`BRANCHING`]) still fits before the hard deadline; never before the pass's
+    /// expected end, never after the hard deadline. `None` without a hard deadline.
+    pub fn first_pass_deadline(
+        &self,
+        elapsed: Duration,
+        expected: Duration,
+        last_iteration: Duration,
+    ) -> Option<Duration> {
+        let hard = self.hard?;
+        let tail = elapsed + expected.mul_f64(Tuning::current().pass_tail);
+        let resume = hard.saturating_sub(last_iteration.mul_f64(BRANCHING));
+        Some(tail.min(resume).max(elapsed + expected).min(hard))
+    }
+
+    /// Whether a midgame iteration may start after a first probable pass gave up: it must be
+    /// expected to end (the last iteration's time times [`BRANCHING`]) before the hard
+    /// deadline. The target no longer applies: the pass spent it, and the move still needs
+    /// a deeper search than the one before the pass.
+    pub fn should_resume_iteration(&self, elapsed: Duration, last_iteration: Duration) -> bool {
+        let expected_end = elapsed + last_iteration.mul_f64(BRANCHING);
+        self.hard.map_or(true, |h| expected_end <= h)
+    }
+
+    /// The expected time of the first probable pass (the 73% pass) at `empties` at solver
+    /// speed `nps`.
+    pub fn expected_probable(empties: u32, nps: f64) -> Duration {
+        Duration::from_secs_f64(Self::typical_probable_nodes(empties) / nps)
+    }
+
     /// Typical (median) nodes of the first probable solve (the 73% pass) at `empties`.
     pub fn typical_probable_nodes(empties: u32) -> f64 {
         TYPICAL_PROBABLE_NODES_AT_20
@@ -390,8 +429,7 @@ impl Budget {
         if depth <= presolve || self.max_depth + 10 < empties {
             return false;
         }
-        let expected = Duration::from_secs_f64(Self::typical_probable_nodes(empties) / nps);
-        self.should_start_pass(elapsed, expected)
+        self.should_start_pass(elapsed, Self::expected_probable(empties, nps))
     }
 
     /// Whether the hard deadline has passed.

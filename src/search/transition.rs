@@ -12,8 +12,12 @@
 //!
 //! Each pass starts only if it is expected to end within the move's target (its cost
 //! extrapolated from the pass before it by [`PASS_GROWTH`], the first one from the typical
-//! cost [`super::time::Budget::typical_probable_nodes`]); a pass cut by the hard deadline is
-//! lost, and the move is the last completed pass's (or the midgame's).
+//! cost [`super::time::Budget::typical_probable_nodes`]); a later pass cut by the hard
+//! deadline is lost, and the move is the last completed pass's. The first pass of a timed
+//! search has a deadline of its own ([`super::time::Budget::first_pass_deadline`]): a few
+//! times its expected cost, and early enough for more midgame. A position whose pass costs
+//! far more than is typical then goes back to deepening the midgame instead of playing
+//! from the shallow iteration before the pass.
 //!
 //! The main thread runs the passes; with helper threads, each pass is posted to them as a
 //! task, as a midgame iteration is.
@@ -83,7 +87,16 @@ impl<E: Evaluator> Searcher<E> {
                 crew,
                 solver_nps: &mut nps,
             };
-            self.transition_phase::<C>(board, guess, &budget, until, phase, &mut result, observer);
+            self.transition_phase::<C>(
+                board,
+                guess,
+                &budget,
+                until,
+                None,
+                phase,
+                &mut result,
+                observer,
+            );
         });
         self.solver_nps = nps;
         result.nodes = nodes + helper_nodes;
@@ -95,6 +108,9 @@ impl<E: Evaluator> Searcher<E> {
     /// reported as it completes, then (without `until`) the exact or WLD solve if it still
     /// fits; `guess` is the last midgame score in centi-discs. `result` holds the midgame's
     /// answer on entry and the last completed pass's on return.
+    ///
+    /// With `first_deadline` (an instant), the first pass gives up there even if the search
+    /// may go on: the caller then goes back to the midgame. Returns whether a pass completed.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn transition_phase<C: Cpu>(
         &self,
@@ -102,10 +118,11 @@ impl<E: Evaluator> Searcher<E> {
         guess: Option<i32>,
         budget: &Budget,
         until: Option<Selectivity>,
+        first_deadline: Option<Instant>,
         mut phase: Phase<'_, '_>,
         result: &mut SearchResult,
         observer: &mut impl Observer,
-    ) {
+    ) -> bool {
         let empties = board.empty_count();
         // Exact scores are even numbers of discs; the midgame guess is in centi-discs.
         let mut guess = guess.map_or(0, |g| (g + 100 * g.signum()) / 200 * 2);
@@ -119,13 +136,22 @@ impl<E: Evaluator> Searcher<E> {
                 ),
             };
             if last_pass.is_some() && !budget.should_start_pass(elapsed, expected) {
-                return;
+                return true;
             }
             let t0 = Instant::now();
-            let Some((score, best)) =
-                self.end_pass::<C>(board, Some(sel), false, guess, &mut phase)
-            else {
-                return;
+            let outcome = match first_deadline.filter(|_| last_pass.is_none()) {
+                Some(deadline) => {
+                    // The first pass under its own, earlier deadline.
+                    let mut own = phase.stopper.with_deadline(deadline);
+                    std::mem::swap(phase.stopper, &mut own);
+                    let outcome = self.end_pass::<C>(board, Some(sel), false, guess, &mut phase);
+                    std::mem::swap(phase.stopper, &mut own);
+                    outcome
+                }
+                None => self.end_pass::<C>(board, Some(sel), false, guess, &mut phase),
+            };
+            let Some((score, best)) = outcome else {
+                return last_pass.is_some();
             };
             last_pass = Some(t0.elapsed());
             guess = score;
@@ -139,7 +165,7 @@ impl<E: Evaluator> Searcher<E> {
             );
             observer.on_iteration(result);
             if until == Some(sel) {
-                return;
+                return true;
             }
         }
         // The exact solve, if it is expected to fit, else a WLD solve: after the 98% pass the
@@ -158,13 +184,13 @@ impl<E: Evaluator> Searcher<E> {
         let wld = match kind {
             SolveKind::Exact => false,
             SolveKind::Wld => true,
-            SolveKind::None => return,
+            SolveKind::None => return true,
         };
         let t0 = Instant::now();
         let outcome = self.end_pass::<C>(board, None, wld, guess, &mut phase);
         let secs = t0.elapsed().as_secs_f64();
         let Some((score, best)) = outcome else {
-            return;
+            return true;
         };
         log::debug!(
             "{} solve after the probable passes: {secs:.3} s",
@@ -177,6 +203,7 @@ impl<E: Evaluator> Searcher<E> {
         };
         self.report_end_pass::<C>(board, value, None, best, &phase, result);
         observer.on_iteration(result);
+        true
     }
 
     /// One pass to the end of the game: ProbCut at `selectivity` (`None`: exact) by MTD(f)

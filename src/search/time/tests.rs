@@ -230,8 +230,11 @@ fn the_expected_clock_is_what_the_plan_leaves_after_the_earlier_moves() {
 
 #[test]
 fn the_tuning_parses_known_settings_only() {
-    let t = Tuning::parse("transition_weight=2.5, probable_scale=0.5").unwrap();
-    assert_eq!((t.transition_weight, t.probable_scale), (2.5, 0.5));
+    let t = Tuning::parse("transition_weight=2.5, probable_scale=0.5, pass_tail=4").unwrap();
+    assert_eq!(
+        (t.transition_weight, t.probable_scale, t.pass_tail),
+        (2.5, 0.5, 4.0)
+    );
     assert_eq!(Tuning::parse("").unwrap(), Tuning::default());
     for bad in [
         "transition_weight",
@@ -385,4 +388,38 @@ fn the_plan_spends_most_of_the_clock_and_solves_as_early_as_it_allows() {
     // A longer clock solves earlier.
     let earliest = |t| first_exact.iter().filter(|f| f.0 == t).map(|f| f.1).max();
     assert!(earliest(60_000) > earliest(20_000) && earliest(20_000) > earliest(4_000));
+}
+
+#[test]
+fn a_first_pass_gives_up_early_enough_for_more_midgame() {
+    let tail = Tuning::current().pass_tail;
+    let budget = Budget {
+        soft: Some(ms(100)),
+        hard: Some(ms(300)),
+        max_depth: 60,
+        nodes: None,
+    };
+    // Room to spare: the pass may run `pass_tail` times its expected time.
+    let d = budget.first_pass_deadline(ms(10), ms(20), ms(2)).unwrap();
+    assert_eq!(d, ms(10) + ms(20).mul_f64(tail));
+    // A costly last iteration: the deadline leaves room for one more (times BRANCHING)...
+    let d = budget.first_pass_deadline(ms(10), ms(80), ms(40)).unwrap();
+    assert_eq!(d, ms(300) - ms(40).mul_f64(BRANCHING));
+    assert!(budget.should_resume_iteration(d, ms(40)));
+    // ...but never before the pass's own expected end, nor after the hard deadline.
+    assert_eq!(
+        budget.first_pass_deadline(ms(10), ms(250), ms(40)),
+        Some(ms(260))
+    );
+    assert_eq!(
+        budget.first_pass_deadline(ms(100), ms(250), ms(40)),
+        Some(ms(300))
+    );
+    // Without a hard deadline there is nothing to give up for.
+    let untimed = Budget::new(&Limits::default(), 24);
+    assert_eq!(untimed.first_pass_deadline(ms(0), ms(10), ms(1)), None);
+    // After giving up, iterations run to the hard deadline, not the target.
+    assert!(budget.should_resume_iteration(ms(150), ms(40)));
+    assert!(!budget.should_start_iteration(ms(150), ms(40)));
+    assert!(!budget.should_resume_iteration(ms(250), ms(40)));
 }
