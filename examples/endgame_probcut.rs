@@ -64,8 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut presearch = vec![0u64; models.len()];
     for s in &samples {
         for (m, model) in models.iter().enumerate() {
-            let (pre, passes) =
-                selective_passes(&eval, model.endgame(), &mut tt, &s.board, &LEVELS);
+            let (pre, passes) = selective_passes(&eval, model, &mut tt, &s.board, &LEVELS);
             presearch[m] += pre;
             let mut cumulative = pre;
             for (k, pass) in passes.iter().enumerate() {

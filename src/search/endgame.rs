@@ -42,6 +42,7 @@ use crate::square::Square;
 
 use super::busy::{child_key, enter, BusyTable};
 use super::leaf_table::LeafTable;
+use super::mpc::MpcModel;
 use super::order::{Candidate, Cursor, MoveList, MAX_MOVES};
 use super::probcut::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
@@ -95,6 +96,9 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     selectivity: Option<Selectivity>,
     /// The selective passes' predictions.
     end_model: &'a EndgameModel,
+    /// The midgame Multi-ProbCut model that makes ProbCut's shallow searches selective (at
+    /// [`probcut::SHALLOW_SELECTIVITY`]); `None`: full width.
+    shallow_mpc: Option<&'a MpcModel>,
     /// Empties at the root of the current search: ProbCut never cuts the root itself.
     root_empties: u32,
     /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
@@ -142,6 +146,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             nodes: 0,
             selectivity: None,
             end_model: probcut::default_model(),
+            shallow_mpc: None,
             root_empties: 0,
             leaf: LeafTable::new(),
             busy: None,
@@ -171,9 +176,18 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
     }
 
     /// Predicts with `model` in selective passes (the embedded evaluator's model unless set;
-    /// the searcher sets its evaluator's).
+    /// the searcher sets its evaluator's with [`Solver::set_models`]). For the tests.
+    #[cfg(test)]
     pub fn set_endgame_model(&mut self, model: &'a EndgameModel) {
         self.end_model = model;
+    }
+
+    /// The searcher's models: `model`'s endgame lines predict in selective passes, and its midgame lines make ProbCut's shallow searches
+    /// selective themselves (Multi-ProbCut at [`probcut::SHALLOW_SELECTIVITY`]), which makes
+    /// the passes cheaper (see `endgame/probcut.rs`).
+    pub fn set_models(&mut self, model: &'a MpcModel) {
+        self.end_model = model.endgame();
+        self.shallow_mpc = Some(model);
     }
 
     /// Whether the search was stopped early (then every score it returned is meaningless).

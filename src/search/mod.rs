@@ -459,7 +459,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
         solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
-        solver.set_endgame_model(self.mpc.endgame());
+        solver.set_models(&self.mpc);
         let (score, best) = match self.line_bound {
             // A later line of a multi-PV solve: the table is full of this position's work, and
             // the line before bounds the value from above; straight to MTD(f) from that bound

@@ -231,7 +231,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
                 solver.set_excluded(job.excluded);
-                solver.set_endgame_model(job.mpc.endgame());
+                solver.set_models(job.mpc);
                 solver.set_selectivity(selectivity);
                 solver.solve_root_mtd(p, o, guess);
                 nodes += solver.nodes;
@@ -241,7 +241,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
                 solver.set_excluded(job.excluded);
-                solver.set_endgame_model(job.mpc.endgame());
+                solver.set_models(job.mpc);
                 match upper {
                     Some(upper) if !wld => {
                         solver.solve_root_mtd_below(p, o, upper, upper);

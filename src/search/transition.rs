@@ -232,7 +232,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
         solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
-        solver.set_endgame_model(self.mpc.endgame());
+        solver.set_models(&self.mpc);
         solver.set_selectivity(selectivity);
         let (score, best) = if wld {
             solver.solve_root(p, o, -1, 1)

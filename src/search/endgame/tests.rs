@@ -165,3 +165,37 @@ fn a_model_with_no_cuts_makes_a_pass_an_exact_search() {
         assert_eq!(solver.solve_root_mtd(p, o, 0).0, want);
     }
 }
+
+#[test]
+fn the_searchers_models_make_the_shallow_searches_selective() {
+    use crate::search::mpc::MpcModel;
+    let eval = HandEval::new();
+    let model = MpcModel::default();
+    let pass = |board: &Board, shallow_mpc: bool| {
+        let tt = TranspositionTable::new(4);
+        let mut stopper = Stopper::unlimited();
+        let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
+        if shallow_mpc {
+            solver.set_models(&model);
+        } else {
+            solver.set_endgame_model(model.endgame());
+        }
+        solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
+        let (value, _) = solver.solve_root_mtd(board.player(), board.opponent(), 0);
+        (value, solver.nodes)
+    };
+    // Same cuts tried, by cheaper shallow searches: fewer nodes over a few positions with
+    // shallow searches deep enough for Multi-ProbCut to prune (depth 8 from 20 empties).
+    let (mut full, mut selective) = (0, 0);
+    for b in random_positions(21, 3, 0x5E1E) {
+        if b.moves() == 0 {
+            continue;
+        }
+        full += pass(&b, false).1;
+        selective += pass(&b, true).1;
+    }
+    assert!(
+        selective < full,
+        "selective {selective} >= full width {full}"
+    );
+}
