@@ -143,7 +143,7 @@ fn the_previous_weights_still_load_with_their_own_model() {
     );
     let boards = positions(&default, 20);
     // Each earlier evaluator loads from its file with its own model, and differs. (v4 is v3
-    // centred and v5 searches with v3's model too: see docs/WEIGHTS.md.)
+    // centred and v5 searches with v3's model too: see docs/dev/WEIGHTS.md.)
     for name in ["pattern-v1", "pattern-v2", "pattern-v3", "pattern-v4"] {
         let earlier = EngineEval::from_file(dir.join(format!("{name}.bin"))).unwrap();
         let model = std::fs::read_to_string(dir.join(format!("{name}.mpc"))).unwrap();

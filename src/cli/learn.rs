@@ -1,5 +1,5 @@
 //! The trainer's subcommands: `label`, `selfplay`, `calibrate`, `eval-error` and `train` (see
-//! docs/WEIGHTS.md).
+//! docs/dev/WEIGHTS.md).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ pub struct LabelArgs {
     parity_mean: bool,
     /// With --depth: label, instead of the game's positions, up to N random other children of
     /// each position (moves the players did not play), by the same rule; train on this file
-    /// beside one of the game positions (see docs/WEIGHTS.md).
+    /// beside one of the game positions (see docs/dev/WEIGHTS.md).
     #[arg(long, value_name = "N", requires = "depth", value_parser = clap::value_parser!(u32).range(1..=8))]
     deviations: Option<u32>,
     /// Transposition table per thread, in MiB.
@@ -198,7 +198,7 @@ pub struct CalibrateArgs {
     seed: u64,
     /// Calibrate the exact solver's selective passes (endgame ProbCut) instead: solve sampled
     /// positions exactly, fit the exact score against shallow searches, and write the
-    /// evaluator's model (or --base) with these `end` lines (see docs/SOLVE.md).
+    /// evaluator's model (or --base) with these `end` lines (see docs/TRANSITION.md).
     #[arg(long)]
     endgame: bool,
     /// With --endgame: the empties of the sampled positions, MIN..MAX.
@@ -463,11 +463,11 @@ pub struct TrainArgs {
     dedup: bool,
     /// Blend every search label of a recorded game with the game's result (its first exact
     /// label, seen from the position's side to move) by this weight, 0 to 1; for files of game
-    /// positions, not of deviations (see docs/WEIGHTS.md).
+    /// positions, not of deviations (see docs/dev/WEIGHTS.md).
     #[arg(long, default_value_t = 0.0, value_parser = parse_unit)]
     result_mix: f64,
     /// Subtract from every search label of a recorded game the mean offset, at its number of
-    /// empties, of the file's search labels from their games' results (see docs/WEIGHTS.md).
+    /// empties, of the file's search labels from their games' results (see docs/dev/WEIGHTS.md).
     #[arg(long)]
     debias: bool,
     /// Fraction of games held out for validation.

@@ -110,7 +110,7 @@ enum Command {
     Quality(engine::QualityArgs),
     /// Label the positions of recorded games for training (appends to OUT; games already
     /// there are skipped): exact solves near the end, the game result (or a search score)
-    /// before. See docs/WEIGHTS.md.
+    /// before. See docs/dev/WEIGHTS.md.
     Label(learn::LabelArgs),
     /// Generate training data by self-play (appends to OUT; games already there are skipped).
     Selfplay(learn::SelfplayArgs),
@@ -122,7 +122,7 @@ enum Command {
     /// Fit pattern weights to self-play data and write a weight file.
     Train(learn::TrainArgs),
     /// Centre a weight file on the start position's value (a draw, 0): shift its parity
-    /// weights until searches of the start position average 0. See docs/WEIGHTS.md.
+    /// weights until searches of the start position average 0. See docs/dev/WEIGHTS.md.
     #[command(alias = "center")]
     Centre(learn::CentreArgs),
     /// Play a match between two players: paired games from XOT or random openings, with

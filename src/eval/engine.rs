@@ -2,7 +2,7 @@
 //!
 //! The default is the learned [`PatternEval`] with the weights embedded in the binary
 //! ([`DEFAULT_WEIGHTS`], `weights/pattern-v5.bin`: trained on depth-8 searches of the WTHOR
-//! tournament games and of unplayed moves from their positions as `docs/WEIGHTS.md` describes,
+//! tournament games and of unplayed moves from their positions as `docs/dev/WEIGHTS.md` describes,
 //! then centred so that the start position searches to 0; the earlier `weights/pattern-v4.bin`
 //! to `weights/pattern-v1.bin` load with `--eval-file`). A
 //! weight file can replace them (`--eval-file PATH`, the NBoard extension `set eval PATH`), and

@@ -17,7 +17,7 @@
 //!    extend `σ` by a plane fitted to `σ` against the shallow depth and the gap between the
 //!    depths (never below the deepest measured `σ` of their parity).
 //!
-//! The command is `othello calibrate`; `docs/SEARCH.md` shows how the shipped model was made.
+//! The command is `othello calibrate`; `docs/dev/SEARCH.md` shows how the shipped model was made.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};

@@ -27,8 +27,8 @@
 //!    shallower depth's `σ` errs on the safe side. Bands up to 60 empties get a line.
 //!    [`fit_grid`] gives the fit of every number of empties and depth, for the record.
 //!
-//! The command is `othello calibrate --endgame`; `docs/SOLVE.md` shows how the shipped model
-//! was made and what it changed.
+//! The command is `othello calibrate --endgame`, described in `docs/TRANSITION.md`;
+//! `docs/dev/TRANSITION.md` has its first run and why the shipped model keeps the formula.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};

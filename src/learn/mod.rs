@@ -2,7 +2,7 @@
 //!
 //! This module tree is tooling, not engine: the engine only ever loads a weight file
 //! ([`crate::eval::pattern::PatternEval::load`]). The pipeline, documented step by step in
-//! `docs/WEIGHTS.md`:
+//! `docs/dev/WEIGHTS.md`:
 //!
 //! 1. [`selfplay`]: play games from XOT openings plus random plies with a shallow search and
 //!    some random moves; label every position (exact solves near the end, the perfectly

@@ -10,7 +10,7 @@
 //! model per depth and game phase make it "multi".
 //!
 //! The model is data, not code: `othello calibrate` (see `crate::learn::calibrate` and
-//! `docs/SEARCH.md`) searches a sample of positions to every depth, fits `a`, `b` and `σ` for
+//! `docs/dev/SEARCH.md`) searches a sample of positions to every depth, fits `a`, `b` and `σ` for
 //! each depth `d` (with its shallow depth [`shallow_depth`]) and each band of empty squares,
 //! and writes a text file that ships next to the evaluator's weights
 //! (`weights/pattern-v5.mpc`, embedded in the binary). It must be rebuilt whenever the

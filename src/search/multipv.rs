@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(start.len(), 4);
     }
 
-    /// The measurement behind docs/ANALYSIS.md's floor for `hint 64` (ignored: about 8 minutes
+    /// The measurement behind docs/dev/ANALYSIS.md's floor for `hint 64` (ignored: about 8 minutes
     /// for all 276 positions in a release build; `HARD20_FLOOR_N` takes fewer). For each
     /// position of `hard-20.obf` it counts the nodes of (a) an ordinary solve, (b) the multi-PV
     /// solve of every move, and (c) an *oracle*: each child proved at its known exact value

@@ -23,7 +23,7 @@
 //! synchronisation inside the search (a busy mark is one relaxed store), a helper never waits
 //! for another thread, and the searches stay the plain recursive functions of one thread.
 //! Egaroucid's author measured YBWC's overhead at about 36% against such a shared-table
-//! design. `docs/PARALLEL.md` has the measurements and how the design should scale.
+//! design. `docs/dev/PARALLEL.md` has the measurements and how the design should scale.
 //!
 //! # Guarantees
 //! - Exact solves give the same score with any number of threads: every thread runs a complete

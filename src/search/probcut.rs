@@ -13,7 +13,7 @@
 //! `k` the level's index (0 for 73% to 3 for 98%), so the exact pass takes their moves but
 //! never their scores, and a pass takes the bounds of a pass of its own level or a safer one
 //! only: a 95% pass does not inherit the wrong cuts of the 73% pass before it, and is right
-//! about as often as its name says (docs/SEARCH.md has the measurements).
+//! about as often as its name says (docs/dev/TRANSITION.md has the measurements).
 
 /// Fewest empties at which a selective pass tries ProbCut.
 pub const PROBCUT_MIN_EMPTIES: u32 = 14;

@@ -145,7 +145,7 @@ pub const PROBABLE_MIN_EMPTIES: u32 = 20;
 /// [`Tuning::transition_weight`] in the game plan: they decide most games.
 pub const TRANSITION_MAX_EMPTIES: u32 = 30;
 
-/// Settings of the time plan chosen by matches (docs/SEARCH.md). `OTHELLO_TIME_TUNING`, e.g.
+/// Settings of the time plan chosen by matches (docs/TRANSITION.md). `OTHELLO_TIME_TUNING`, e.g.
 /// `transition_weight=2.5,probable_scale=1`, overrides them for such sweeps; it is read once.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {

@@ -46,8 +46,8 @@
 //! Incremental index updates are not used: the search calls [`Evaluator::evaluate`] on whole
 //! boards, with no hook to update indices as moves are made and unmade.
 //!
-//! Weight files are described in [`mod@file`] and in `docs/WEIGHTS.md`; they are produced by the
-//! trainer in `crate::learn`.
+//! Weight files are described in [`mod@file`] and in `docs/dev/WEIGHTS.md`; they are produced
+//! by the trainer in `crate::learn`.
 
 pub mod file;
 pub mod geometry;
