@@ -390,3 +390,63 @@ fn a_probable_solve_reports_how_often_it_was_right_and_refuses_what_it_cannot_do
         );
     }
 }
+
+/// The counts column of `perft` output, and the `best` line of `search` output: what does not
+/// depend on the clock.
+fn perft_counts(o: &Output) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn moves_name_the_position_they_reach() {
+    // After f5 d6 c3 d3 c4, White to move (the position checked by hand in the README).
+    let board = "------------------XO------XXX------OXX-----O-------------------- O";
+    let by_board = othello(&["perft", "3", "--board", board]);
+    let by_moves = othello(&["perft", "3", "--moves", "f5d6c3d3c4"]);
+    assert!(by_moves.status.success(), "{by_moves:?}");
+    assert_eq!(perft_counts(&by_moves), perft_counts(&by_board));
+    assert_eq!(perft_counts(&by_moves)[0], "1 6");
+    // Upper case and the book's spelling are the same moves.
+    let upper = othello(&["perft", "3", "--moves", "F5D6C3D3C4"]);
+    assert_eq!(perft_counts(&upper), perft_counts(&by_board));
+    let best = |o: &Output| {
+        stdout(o)
+            .lines()
+            .find(|l| l.trim_start().starts_with("best "))
+            .map(str::to_string)
+    };
+    let args = ["search", "--depth", "6", "--threads", "1"];
+    let s_board = othello(&[&args[..], &["--board", board]].concat());
+    let s_moves = othello(&[&args[..], &["--moves", "f5d6c3d3c4"]].concat());
+    assert!(s_moves.status.success(), "{s_moves:?}");
+    assert_eq!(best(&s_moves), best(&s_board));
+    assert!(best(&s_moves).is_some());
+    // Bad move lists are clap errors (exit 2) that name the move and why.
+    for (moves, why) in [
+        ("f5d6c", "two characters"),
+        ("f5f5", "move 2 (f5)"),
+        ("f5z9", "move 2"),
+        ("f5d6\u{e9}", "two characters"),
+    ] {
+        let o = othello(&["perft", "2", "--moves", moves]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{moves}: {err}");
+        assert!(err.contains(why), "{moves}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // --moves and --board together are refused.
+    let o = othello(&["perft", "2", "--moves", "f5", "--board", board]);
+    assert_eq!(o.status.code(), Some(2));
+    // The book's `show` takes the same argument.
+    let o = othello(&["book", "show", "default", "--moves", "f5d6c3d3c4"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        stdout(&o).lines().any(|l| l.starts_with("f4 ")),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -420,3 +420,27 @@ fn pong_latency_during_a_search_is_within_50_ms() {
     );
     assert!(median <= Duration::from_millis(50), "{delays:?}");
 }
+
+// `play --moves` (issue #33): a game from any position; the record starts there.
+#[test]
+fn play_starts_from_the_position_the_moves_reach() {
+    let dir = scratch("play-moves");
+    let ggf = dir.join("p.ggf");
+    // After f5 d6 c3 d3 c4 White (the engine, here `random`) moves first; the person is Black.
+    let r = run(
+        &[
+            "play",
+            "random",
+            "--moves",
+            "f5d6c3d3c4",
+            "--ggf",
+            ggf.to_str().unwrap(),
+        ],
+        b"quit\n",
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let saved = std::fs::read_to_string(&ggf).unwrap();
+    let start = "------------------*O------***------O**-----O-------------------- O";
+    assert!(saved.contains(&format!("BO[8 {start}]")), "{saved}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use othello::arena::{self, OpeningSource, SeriesConfig, Sprt};
+use othello::board::Position;
 use othello::clock::{TimeControl, MATCH_GRACE_SECS};
 use othello::eval::{EngineEval, EvalChoice};
 use othello::players::PlayerSpec;
@@ -237,6 +238,13 @@ pub struct PlayArgs {
     /// Where to save the game (default: othello-game-<unix time>.ggf).
     #[arg(long)]
     ggf: Option<PathBuf>,
+    /// Start from this position, a board string (64 squares and the side to move), instead
+    /// of the standard start.
+    #[arg(long, value_parser = super::engine::parse_board, allow_hyphen_values = true)]
+    board: Option<Position>,
+    /// Start from the position after these moves, like f5d6c3d3c4.
+    #[arg(long, value_parser = super::engine::parse_moves, conflicts_with = "board")]
+    moves: Option<Position>,
 }
 
 /// `othello play`: a game in the terminal, then saved as GGF.
@@ -273,6 +281,7 @@ pub fn play(
             ..Default::default()
         },
         seed: now,
+        start: args.board.or(args.moves).unwrap_or(Position::start()),
         hint_eval: eval,
         analysis: othello::review::ReviewOptions {
             effort: othello::review::Effort::Depth(args.analysis_depth),

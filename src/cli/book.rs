@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use othello::board::{Board, Move, Position};
+use othello::board::{Board, Position};
 use othello::book::build::{self, DeviateSettings, SearchSettings};
 use othello::book::file::{self, Journal};
 use othello::book::{edax, text, Book, BookChoice, LeafState};
@@ -98,12 +98,12 @@ pub enum BookCommand {
     Show {
         /// The book file, or `default`.
         book: String,
-        /// The moves from the start position, like f5d6c3 (default: none).
-        #[arg(long, default_value = "")]
-        moves: String,
+        /// The position after these moves from the start, like f5d6c3 (default: the start).
+        #[arg(long, value_parser = super::engine::parse_moves)]
+        moves: Option<Position>,
         /// A board string instead (64 squares and the side to move).
-        #[arg(long, conflicts_with = "moves")]
-        board: Option<String>,
+        #[arg(long, value_parser = super::engine::parse_board, conflicts_with = "moves", allow_hyphen_values = true)]
+        board: Option<Position>,
     },
     /// Write a book as plain text (one position per line) or as an Edax .dat book.
     Export {
@@ -311,10 +311,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
         }
         BookCommand::Show { book, moves, board } => {
             let (book, _) = read_book(&book)?;
-            let position = match board {
-                Some(text) => text.parse::<Position>()?,
-                None => position_after(&moves)?,
-            };
+            let position = board.or(moves).unwrap_or(Position::start());
             show(&book, &position.board, out)
         }
         BookCommand::Export {
@@ -390,29 +387,6 @@ fn evaluate_and_report(
         t.elapsed().as_secs_f64()
     )?;
     print_summary(&book, out)
-}
-
-/// The position after a transcript of moves from the start (`f5d6c3`; passes implicit).
-fn position_after(moves: &str) -> Result<Position, super::CliError> {
-    let mut position = Position::start();
-    let text = moves.trim();
-    if text.len() % 2 != 0 {
-        return Err(fail(format!(
-            "--moves {text:?}: expected two characters per move"
-        )));
-    }
-    for k in 0..text.len() / 2 {
-        let mv: Move = text[2 * k..2 * k + 2]
-            .parse()
-            .map_err(|e| fail(format!("--moves: move {}: {e}", k + 1)))?;
-        if position.board.moves() == 0 && !position.board.is_game_over() {
-            position = position.try_play(Move::Pass)?;
-        }
-        position = position
-            .try_play(mv)
-            .map_err(|e| fail(format!("--moves: move {} ({mv}): {e}", k + 1)))?;
-    }
-    Ok(position)
 }
 
 fn edax_date() -> edax::EdaxDate {

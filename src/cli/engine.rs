@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use othello::board::{Board, Position};
+use othello::board::{Board, Move, Position};
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
 use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
@@ -19,6 +19,32 @@ use super::{fail, CliError, CliResult};
 /// Reads a board string and its side to move.
 pub fn parse_board(s: &str) -> Result<Position, String> {
     s.parse::<Position>().map_err(|e| e.to_string())
+}
+
+/// Reads a move list from the start position (`f5d6c3d3c4`, case-insensitive, passes
+/// implicit) into the position it reaches: what `--moves` takes.
+pub fn parse_moves(text: &str) -> Result<Position, String> {
+    let text = text.trim();
+    if text.len() % 2 != 0 || !text.is_ascii() {
+        return Err(format!(
+            "{text:?}: expected moves of two characters each, like f5d6c3"
+        ));
+    }
+    let mut position = Position::start();
+    for k in 0..text.len() / 2 {
+        let mv: Move = text[2 * k..2 * k + 2]
+            .parse()
+            .map_err(|e| format!("move {} of {text:?}: {e}", k + 1))?;
+        if position.board.moves() == 0 && !position.board.is_game_over() {
+            position = position
+                .try_play(Move::Pass)
+                .map_err(|e| format!("move {} of {text:?}: {e}", k + 1))?;
+        }
+        position = position
+            .try_play(mv)
+            .map_err(|e| format!("move {} ({mv}) of {text:?}: {e}", k + 1))?;
+    }
+    Ok(position)
 }
 
 /// Reads a number of search threads, 1 to [`MAX_THREADS`].
@@ -54,11 +80,17 @@ pub struct PerftArgs {
     /// The position, as a 64-square board string plus side to move (default: the start).
     #[arg(long, value_parser = parse_board, allow_hyphen_values = true)]
     board: Option<Position>,
+    /// The position after these moves from the start instead, like f5d6c3d3c4.
+    #[arg(long, value_parser = parse_moves, conflicts_with = "board")]
+    moves: Option<Position>,
 }
 
 /// `othello perft`.
 pub fn perft(args: PerftArgs, out: &mut impl Write) -> CliResult {
-    let board = args.board.map_or(Board::start(), |p| p.board);
+    let board = args
+        .board
+        .or(args.moves)
+        .map_or(Board::start(), |p| p.board);
     commands::run_perft(&board, args.depth, out)?;
     Ok(())
 }
@@ -68,6 +100,9 @@ pub struct SearchArgs {
     /// The position, as a board string (default: the start).
     #[arg(long, value_parser = parse_board, conflicts_with = "xot", allow_hyphen_values = true)]
     board: Option<Position>,
+    /// The position after these moves from the start instead, like f5d6c3d3c4.
+    #[arg(long, value_parser = parse_moves, conflicts_with_all = ["board", "xot"])]
+    moves: Option<Position>,
     /// Search the first N XOT openings instead.
     #[arg(long)]
     xot: Option<usize>,
@@ -104,7 +139,7 @@ pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
             .filter_map(|l| Some((l.to_string(), othello::xot::position_after(l)?.board)))
             .collect(),
         None => {
-            let pos = args.board.unwrap_or(Position::start());
+            let pos = args.board.or(args.moves).unwrap_or(Position::start());
             vec![(pos.to_board_string(), pos.board)]
         }
     };

@@ -113,6 +113,8 @@ pub struct PlayOptions {
     pub analysis: ReviewOptions,
     /// Seeds the opponent's randomness.
     pub seed: u64,
+    /// The position the game starts from.
+    pub start: Position,
 }
 
 impl Default for PlayOptions {
@@ -132,6 +134,7 @@ impl Default for PlayOptions {
                 exact_empties: ANALYSIS_EXACT_EMPTIES,
             },
             seed: 1,
+            start: Position::start(),
         }
     }
 }
@@ -290,7 +293,7 @@ pub fn play<R: BufRead, W: Write>(
     opponent: &mut dyn Player,
     options: &PlayOptions,
 ) -> Result<PlayOutcome, PlayError> {
-    let mut game = Game::new(Position::start());
+    let mut game = Game::new(options.start);
     game.place = "othello play".to_string();
     game.date = utc_date(std::time::SystemTime::now());
     let (human_name, opponent_name) = (options.human_name.clone(), opponent.name().to_string());
