@@ -88,16 +88,18 @@ impl Stopper {
     #[cold]
     fn check_now(&mut self, nodes: u64) -> bool {
         self.next_check = nodes + CHECK_INTERVAL_NODES;
-        if self.offset + nodes >= self.node_limit
-            || self
-                .flag
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.offset + nodes >= self.node_limit || self.flag_or_deadline() {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Whether the flag is set or the deadline has passed (reads the clock).
+    fn flag_or_deadline(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The current check schedule, to [`restore`](Self::restore) after a nested search that
@@ -140,12 +142,7 @@ impl Stopper {
     /// Reads the flag and the clock now (not on the node schedule): whether this stopper's
     /// flag is set or its deadline has passed, which then stops it.
     pub fn expired(&mut self) -> bool {
-        if self
-            .flag
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.flag_or_deadline() {
             self.stopped = true;
         }
         self.stopped
