@@ -295,3 +295,48 @@ fn with_ponder_the_engine_thinks_while_waiting_and_answers_at_once() {
     let (_, log) = session_after_go(&["nboard"]);
     assert!(!log.contains("pondering"), "{log}");
 }
+
+// Issue #34: `othello` alone at a terminal says what it is and how to play, on stderr; a GUI
+// (a pipe) hears nothing but the protocol.
+#[test]
+fn a_terminal_is_greeted_and_a_gui_is_not() {
+    let piped = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"ping 1\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(String::from_utf8_lossy(&piped.stdout), "pong 1\n");
+    let err = String::from_utf8_lossy(&piped.stderr);
+    assert!(!err.contains("othello play"), "{err}");
+    // A terminal, from util-linux's `script` where the machine has it.
+    let Ok(tty) = Command::new("script")
+        .args(["-qec", env!("CARGO_BIN_EXE_othello"), "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"quit\n")?;
+            child.wait_with_output()
+        })
+    else {
+        eprintln!("no `script` here: the terminal half is skipped");
+        return;
+    };
+    if !tty.status.success() {
+        eprintln!("`script` could not make a terminal here: the terminal half is skipped");
+        return;
+    }
+    // The pty joins stdout and stderr.
+    let shown = String::from_utf8_lossy(&tty.stdout);
+    assert!(
+        shown.contains("To play here, run `othello play`"),
+        "the terminal saw: {shown}"
+    );
+}

@@ -230,6 +230,15 @@ fn with_global_eval(spec: PlayerSpec, choice: Option<&EvalChoice>) -> PlayerSpec
     }
 }
 
+/// What `othello` alone says on stderr when its input is a terminal (a GUI hears nothing).
+pub const TERMINAL_GREETING: &str = concat!(
+    "othello ",
+    env!("CARGO_PKG_VERSION"),
+    ": an Othello engine. Without a command it speaks the NBoard protocol on\n",
+    "stdin/stdout, for a GUI such as NBoard (commands in PROTOCOL.md; `quit` leaves).\n",
+    "To play here, run `othello play`; every command: `othello --help`.\n",
+);
+
 /// Runs the command line: the subcommand, or the NBoard protocol without one.
 pub fn run(cli: Cli) -> CliResult {
     let eval = engine_eval(cli.eval_file.as_ref())?;
@@ -238,6 +247,11 @@ pub fn run(cli: Cli) -> CliResult {
     match cli.command {
         None => {
             drop(out);
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                // A person at a terminal, not a GUI: say what this is (on stderr, so that the
+                // protocol's stdout stays clean).
+                eprintln!("{}", TERMINAL_GREETING.trim_end());
+            }
             engine::nboard(engine::NboardArgs::default(), eval)
         }
         Some(Command::Nboard(args)) => {

@@ -1,6 +1,6 @@
 //! Endgame ProbCut calibration: how well shallow midgame searches predict the exact score, and
 //! the `end` lines of the Multi-ProbCut model the solver's selective passes cut with
-//! ([`crate::search::probcut`]).
+//! (`search/probcut.rs`).
 //!
 //! 1. **Positions.** Sample `i` has a number of empties drawn uniformly from the configured
 //!    range (14 to 24 by default), seeded by `(seed, i)`. From game files, it is the position

@@ -31,7 +31,7 @@
 //! does not cover get no cut.
 //!
 //! Version 2 (header `mpc 2`) may also hold the model of the exact solver's selective passes
-//! (endgame ProbCut, [`super::probcut`]), fitted by `othello calibrate --endgame`: lines
+//! (endgame ProbCut, `search/probcut.rs`), fitted by `othello calibrate --endgame`: lines
 //!
 //! ```text
 //! # end empties_min empties_max shallow a b sigma samples

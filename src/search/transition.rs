@@ -43,7 +43,7 @@ impl<E: Evaluator> Searcher<E> {
     /// Solves `board` probably, at every selectivity level up to `until` (`None`: all of them,
     /// then exactly), each level reported to `observer` as it completes, with no limit but the
     /// stop flag; the result is the last level's. What a timed search runs from about 30
-    /// empties (see [the module notes](self)), for analysis at a chosen confidence.
+    /// empties (see the notes of `search/transition.rs`), for analysis at a chosen confidence.
     pub fn solve_probable(
         &mut self,
         board: &Board,

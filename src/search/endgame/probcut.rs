@@ -110,7 +110,7 @@ pub struct PassOutcome {
 /// (midgame iterations to `empties - PRESEARCH_GAP`, from [`PRESEARCH_MIN_EMPTIES`]
 /// empties), then each pass by MTD(f) from the value before, as `solve_sequence` runs them.
 /// Returns the presearch's nodes and each pass. For measurements of the endgame model (the
-/// solver runs the levels of [`crate::search::probcut::schedule`] and then the exact pass).
+/// solver runs the levels of `probcut::schedule` and then the exact pass).
 pub fn selective_passes<E: Evaluator>(
     eval: &E,
     model: &MpcModel,
