@@ -132,8 +132,9 @@ pub struct SearchArgs {
     /// Leaf search depth (default: the book's, or 12 for a new book).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=60))]
     depth: Option<u8>,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long)]
+    /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
+    /// name of this option).
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
     threads: Option<usize>,
     /// Transposition table per worker, MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]

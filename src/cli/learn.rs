@@ -51,8 +51,9 @@ pub struct LabelArgs {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long)]
+    /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
+    /// name of this option).
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
     threads: Option<usize>,
 }
 
@@ -138,8 +139,9 @@ pub struct SelfplayArgs {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long)]
+    /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
+    /// name of this option).
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
     threads: Option<usize>,
 }
 
@@ -220,8 +222,9 @@ pub struct CalibrateArgs {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long)]
+    /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
+    /// name of this option).
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
     threads: Option<usize>,
 }
 
@@ -479,8 +482,9 @@ pub struct TrainArgs {
     /// Report (and check the validation error) every N iterations.
     #[arg(long, default_value_t = 10)]
     report_every: usize,
-    /// Threads (default: all cores).
-    #[arg(short = 'j', long)]
+    /// Parallel workers over the data (default: all cores; `--threads` is an old name of this
+    /// option).
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
     threads: Option<usize>,
 }
 
@@ -504,8 +508,8 @@ pub struct CentreArgs {
     /// At most this many measure-and-shift rounds.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     rounds: u32,
-    /// Search threads (1, the default, is deterministic).
-    #[arg(short = 'j', long, default_value_t = 1, value_parser = parse_threads)]
+    /// Search threads (1, the default, is deterministic; `-j` is an old name of this option).
+    #[arg(long, short_alias = 'j', default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
 }
 
