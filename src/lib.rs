@@ -81,6 +81,7 @@ pub mod movegen;
 pub mod obf;
 pub mod perft;
 pub mod players;
+pub mod progress;
 pub mod protocol;
 pub mod quality;
 pub mod reference;

@@ -414,3 +414,49 @@ fn no_source_file_is_too_long() {
         "files over {FILE_MAX_LINES} lines: {long:#?}"
     );
 }
+
+/// Whether `path` (below `src/`) is the binary's: `main.rs` and `cli/`.
+fn is_binary(relative: &Path) -> bool {
+    relative == Path::new("main.rs") || relative.starts_with("cli")
+}
+
+// The library never draws on the terminal and never prints: progress goes through
+// `othello::progress`, search through `search::Observer`, diagnostics through `log`. Only the
+// binary (`src/main.rs`, `src/cli/`) uses indicatif or prints. Unit tests (the code after a
+// file's first `#[cfg(test)]`) may print.
+#[test]
+fn only_the_binary_draws_or_prints() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    for path in rust_files(&src) {
+        let relative = path.strip_prefix(&src).unwrap();
+        if is_binary(relative) {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let library = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = code_only(library);
+        for (n, line) in code.lines().enumerate() {
+            for word in [
+                "indicatif",
+                "eprintln!",
+                "eprint!",
+                "println!",
+                "print!",
+                "dbg!",
+            ] {
+                let found = line.match_indices(word).any(|(i, _)| {
+                    // `print!` must not match inside `eprint!` or `println!`.
+                    !line[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                });
+                if found {
+                    offenders.push(format!("{}:{}: {word}", relative.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the library prints: {offenders:#?}");
+    // The check sees what it looks for: the binary does print.
+    let main = code_only(&fs::read_to_string(src.join("main.rs")).unwrap());
+    assert!(main.contains("eprintln!"));
+}

@@ -40,7 +40,7 @@ fn options(a: &str, b: &str, pairs: usize, config: SeriesConfig) -> MatchOptions
         config,
         sprt: None,
         ggf: None,
-        progress: false,
+        progress: othello::progress::Reporter::silent(),
     }
 }
 
@@ -131,7 +131,7 @@ fn tournament_table_adds_up() {
             ..SeriesConfig::default()
         },
         ggf: None,
-        progress: false,
+        progress: othello::progress::Reporter::silent(),
     };
     let t = run_tournament(&options).unwrap();
     for i in 0..3 {

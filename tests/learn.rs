@@ -16,6 +16,7 @@ use othello::learn::data::{
 };
 use othello::learn::selfplay::{play_game, run_selfplay, SelfplayConfig};
 use othello::learn::train::{is_validation, phase_errors, train, Sample, TrainConfig};
+use othello::progress::Reporter;
 use othello::search::{Searcher, Value};
 use othello::Board;
 use proptest::prelude::*;
@@ -200,10 +201,10 @@ fn selfplay_labels_are_exact_where_solved_and_the_game_result_before() {
 fn selfplay_resumes_and_does_not_depend_on_threads() {
     let dir = temp_dir("resume");
     let path = dir.join("d.dat");
-    let s = run_selfplay(&small_config(3, 2), &path, false).unwrap();
+    let s = run_selfplay(&small_config(3, 2), &path, &Reporter::silent()).unwrap();
     assert_eq!((s.games_before, s.games_played), (0, 3));
     // Extending to 5 plays only games 3 and 4.
-    let s = run_selfplay(&small_config(5, 1), &path, false).unwrap();
+    let s = run_selfplay(&small_config(5, 1), &path, &Reporter::silent()).unwrap();
     assert_eq!((s.games_before, s.games_played), (3, 2));
     let data = read_records(&path).unwrap();
     let mut games: Vec<u32> = data.records.iter().map(|r| r.game).collect();
@@ -224,7 +225,7 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
         assert_eq!(stored, alone, "game {g}");
     }
     // Nothing to do the third time.
-    let s = run_selfplay(&small_config(5, 2), &path, false).unwrap();
+    let s = run_selfplay(&small_config(5, 2), &path, &Reporter::silent()).unwrap();
     assert_eq!(s.games_played, 0);
 
     // A crash mid-write: the incomplete game is cut off and played again.
@@ -233,7 +234,7 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
     std::fs::write(&path, &full[..cut]).unwrap();
     let (_, done) = open_for_append(&path, 7).unwrap();
     assert_eq!(done.len(), 4);
-    let s = run_selfplay(&small_config(5, 1), &path, false).unwrap();
+    let s = run_selfplay(&small_config(5, 1), &path, &Reporter::silent()).unwrap();
     assert_eq!(s.games_played, 1);
     let again = read_records(&path).unwrap();
     assert_eq!(again.records.len(), data.records.len());
@@ -242,7 +243,7 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
     // Another seed on the same file is refused.
     let mut other = small_config(5, 1);
     other.seed = 8;
-    let e = run_selfplay(&other, &path, false).unwrap_err();
+    let e = run_selfplay(&other, &path, &Reporter::silent()).unwrap_err();
     assert!(e.to_string().contains("seed 7"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -359,7 +360,7 @@ fn the_trainer_recovers_a_known_evaluator() {
 fn training_on_selfplay_data_writes_a_loadable_weight_file() {
     let dir = temp_dir("train");
     let data = dir.join("d.dat");
-    run_selfplay(&small_config(10, 2), &data, false).unwrap();
+    run_selfplay(&small_config(10, 2), &data, &Reporter::silent()).unwrap();
     let out = dir.join("w.bin");
     let config = TrainConfig {
         phases: 4,
@@ -473,7 +474,7 @@ fn real_games_are_labelled_exactly_near_the_end_and_by_their_perfect_result_befo
         hash_mb: 1,
         ..LabelConfig::default()
     };
-    let s = run_label(&config, &games, &path, false).unwrap();
+    let s = run_label(&config, &games, &path, &Reporter::silent()).unwrap();
     assert_eq!((s.games_before, s.games_labelled), (0, 12));
     let data = read_records(&path).unwrap();
     assert_eq!(data.records.len(), s.positions);
@@ -508,13 +509,13 @@ fn real_games_are_labelled_exactly_near_the_end_and_by_their_perfect_result_befo
         }
     }
     // Resuming does nothing; other settings on the same file are refused.
-    let s = run_label(&config, &games, &path, false).unwrap();
+    let s = run_label(&config, &games, &path, &Reporter::silent()).unwrap();
     assert_eq!((s.games_before, s.games_labelled), (12, 0));
     let other = LabelConfig {
         exact_empties: 12,
         ..config
     };
-    assert!(run_label(&other, &games, &path, false).is_err());
+    assert!(run_label(&other, &games, &path, &Reporter::silent()).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

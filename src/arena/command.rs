@@ -1,4 +1,4 @@
-//! The `match` and `tournament` commands: a series with a progress bar on stderr, every game
+//! The `match` and `tournament` commands: a series reporting its progress, every game
 //! appended to a GGF file, and the results table at the end.
 //!
 //! The GGF file gets one game per line, in game order (game `2k` is pair `k` with A as Black,
@@ -11,7 +11,6 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use thiserror::Error;
 
 use crate::gamedb::{ErrorKind, GameRecord};
@@ -76,8 +75,8 @@ pub struct MatchOptions {
     pub sprt: Option<Sprt>,
     /// Where to write the games.
     pub ggf: Option<PathBuf>,
-    /// Whether to draw a progress bar on stderr.
-    pub progress: bool,
+    /// Where progress goes (each game, and the score after each pair).
+    pub progress: crate::progress::Reporter,
 }
 
 /// A round robin.
@@ -91,8 +90,8 @@ pub struct TournamentOptions {
     pub config: SeriesConfig,
     /// Where to write the games.
     pub ggf: Option<PathBuf>,
-    /// Whether to draw a progress bar on stderr.
-    pub progress: bool,
+    /// Where progress goes (each game, and the score after each pair).
+    pub progress: crate::progress::Reporter,
 }
 
 /// Writes games to a GGF file in game order.
@@ -144,38 +143,29 @@ impl GgfSink {
     }
 }
 
-fn progress_bar(games: usize, show: bool) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(games as u64);
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar}] {pos}/{len} games  {msg}  eta {eta}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar())
-    .progress_chars("=> ");
-    bar.set_style(style);
-    bar
-}
-
-/// What both commands share: the bar and the GGF file.
+/// What both commands share: the progress and the GGF file.
 struct Output {
-    bar: ProgressBar,
+    progress: crate::progress::Reporter,
     ggf: Option<GgfSink>,
     error: Option<ArenaError>,
 }
 
 impl Output {
-    fn new(games: usize, show: bool, ggf: &Option<PathBuf>) -> Result<Output, ArenaError> {
+    fn new(
+        games: usize,
+        progress: &crate::progress::Reporter,
+        ggf: &Option<PathBuf>,
+    ) -> Result<Output, ArenaError> {
+        progress.start(games as u64, "games");
         Ok(Output {
-            bar: progress_bar(games, show),
+            progress: progress.clone(),
             ggf: ggf.as_deref().map(GgfSink::create).transpose()?,
             error: None,
         })
     }
 
     fn game(&mut self, task: &PairTask, a_is_black: bool, outcome: &GameOutcome) {
-        self.bar.inc(1);
+        self.progress.step("");
         if let Some(sink) = &mut self.ggf {
             let number = 2 * task.index + usize::from(!a_is_black);
             if let Err(source) = sink.add(number, outcome) {
@@ -186,7 +176,7 @@ impl Output {
     }
 
     fn finish(self) -> Result<(), ArenaError> {
-        self.bar.finish_and_clear();
+        self.progress.finish();
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -217,7 +207,7 @@ impl SeriesObserver for MatchObserver {
         if let Some((_, state)) = &self.summary.sprt {
             msg.push_str(&format!("  LLR {:.2}", state.llr));
         }
-        self.output.bar.set_message(msg);
+        self.output.progress.status(&msg);
         let decided = matches!(
             self.summary.sprt,
             Some((_, s)) if s.decision != SprtDecision::Continue
@@ -245,7 +235,7 @@ pub fn run_match_games(
     let tasks = match_tasks(&options.config, options.pairs);
     let specs = [options.a.clone(), options.b.clone()];
     let mut observer = MatchObserver {
-        output: Output::new(2 * tasks.len(), options.progress, &options.ggf)?,
+        output: Output::new(2 * tasks.len(), &options.progress, &options.ggf)?,
         summary: MatchSummary::new(&options.a.name(), &options.b.name(), options.sprt),
     };
     let result = run_series(&specs, &tasks, &options.config, &mut observer);
@@ -314,7 +304,7 @@ pub fn run_tournament(options: &TournamentOptions) -> Result<TournamentTable, Ar
     let tasks = round_robin_tasks(&options.config, options.players.len(), options.pairs);
     let names = options.players.iter().map(PlayerSpec::name).collect();
     let mut observer = TournamentObserver {
-        output: Output::new(2 * tasks.len(), options.progress, &options.ggf)?,
+        output: Output::new(2 * tasks.len(), &options.progress, &options.ggf)?,
         table: TournamentTable::new(names),
     };
     let result = run_series(&options.players, &tasks, &options.config, &mut observer);

@@ -22,12 +22,8 @@
 //! searches in flight.
 
 use std::collections::{HashMap, HashSet};
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Instant;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::board::{Board, Move};
 use crate::eval::EngineEval;
@@ -150,66 +146,8 @@ pub struct SearchSettings {
     pub hash_mb: usize,
     /// The evaluator.
     pub eval: EngineEval,
-    /// Show progress on stderr (a bar on a terminal, a line per percent otherwise).
-    pub progress: bool,
-}
-
-/// A progress display: a bar on a terminal, plain lines at every percent otherwise.
-struct Progress {
-    bar: ProgressBar,
-    plain: bool,
-    total: usize,
-    done: usize,
-    start: Instant,
-    what: &'static str,
-}
-
-impl Progress {
-    fn new(enabled: bool, total: usize, what: &'static str) -> Progress {
-        let plain = enabled && !std::io::stderr().is_terminal();
-        let bar = if enabled && !plain {
-            ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} {msg} ({per_sec}, eta {eta})",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_message(what);
-        Progress {
-            bar,
-            plain,
-            total,
-            done: 0,
-            start: Instant::now(),
-            what,
-        }
-    }
-
-    fn inc(&mut self) {
-        self.done += 1;
-        self.bar.inc(1);
-        let pct = |n: usize| n * 100 / self.total.max(1);
-        if self.plain && pct(self.done) != pct(self.done - 1) {
-            eprintln!(
-                "progress: {}/{} {}, {:.0} s",
-                self.done,
-                self.total,
-                self.what,
-                self.start.elapsed().as_secs_f64()
-            );
-        }
-    }
-}
-
-impl Drop for Progress {
-    fn drop(&mut self) {
-        self.bar.finish_and_clear();
-    }
+    /// Where progress goes (each leaf searched, each phase).
+    pub progress: crate::progress::Reporter,
 }
 
 /// How often the journal is folded into the book file during a long pass.
@@ -235,7 +173,8 @@ pub fn evaluate(
     if todo.is_empty() {
         return Ok(0);
     }
-    let mut progress = Progress::new(settings.progress, todo.len(), "leaves");
+    let progress = &settings.progress;
+    progress.start(todo.len() as u64, "leaves");
     let next = AtomicUsize::new(0);
     let threads = settings.threads.clamp(1, 256).min(todo.len());
     let mut done = 0;
@@ -275,9 +214,10 @@ pub fn evaluate(
                 break;
             }
             done += 1;
-            progress.inc();
+            progress.step("");
         }
     });
+    progress.finish();
     match error {
         Some(e) => Err(e),
         None => Ok(done),
@@ -384,8 +324,10 @@ pub fn deviate(
             book.set_leaf(&parent, LeafState::Pending);
             journal.record_from(book, &parent)?;
         }
-        if search.progress {
-            eprintln!("deviate: {added} positions added, searching their leaves");
+        if !search.progress.is_silent() {
+            search.progress.note(&format!(
+                "deviate: {added} positions added, searching their leaves"
+            ));
         }
         evaluate(book, journal, search, stop)?;
         book.negamax();

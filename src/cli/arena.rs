@@ -146,7 +146,7 @@ pub fn run_match(
             ..s
         }),
         ggf: args.series.ggf,
-        progress: !args.series.quiet,
+        progress: super::progress::Bar::reporter(!args.series.quiet, false),
     };
     let Some(points) = args.audit else {
         let summary = arena::run_match(&options)?;
@@ -168,7 +168,7 @@ pub fn run_match(
         &players,
         &audit,
         eval,
-        options.progress,
+        !args.series.quiet,
         args.audit_json.as_deref(),
         out,
     )
@@ -204,7 +204,7 @@ pub fn tournament(
         pairs: args.pairs,
         config,
         ggf: args.series.ggf,
-        progress: !args.series.quiet,
+        progress: super::progress::Bar::reporter(!args.series.quiet, false),
     };
     let table = arena::run_tournament(&options)?;
     write!(out, "{table}")?;

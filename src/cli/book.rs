@@ -156,7 +156,7 @@ impl SearchArgs {
                 .max(1),
             hash_mb: self.hash as usize,
             eval: eval.clone(),
-            progress: !self.quiet,
+            progress: super::progress::Bar::reporter(!self.quiet, true),
         }
     }
 }

@@ -91,7 +91,12 @@ pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
     };
     let games = read_game_positions(&args.files, args.input.options()).map_err(fail)?;
     let path = &args.out;
-    let s = othello::learn::label::run_label(&config, &games, path, true)?;
+    let s = othello::learn::label::run_label(
+        &config,
+        &games,
+        path,
+        &super::progress::Bar::reporter(true, true),
+    )?;
     writeln!(
         out,
         "{}: {} games read, {} already there, {} labelled, {} positions written in {:.1} s",
@@ -167,7 +172,7 @@ pub fn selfplay(args: SelfplayArgs, eval: EngineEval, out: &mut impl Write) -> C
         let _ = writeln!(out, "{}: {n} opening positions written", path.display());
         return Ok(());
     }
-    let s = run_selfplay(&config, path, true)?;
+    let s = run_selfplay(&config, path, &super::progress::Bar::reporter(true, true))?;
     writeln!(
         out,
         "{}: {} games already there, {} played, {} positions written in {:.1} s",

@@ -23,6 +23,7 @@ pub mod fake;
 pub mod games;
 pub mod learn;
 pub mod play;
+pub mod progress;
 pub mod review;
 pub mod solve_stream;
 

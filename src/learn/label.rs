@@ -309,13 +309,13 @@ pub struct LabelSummary {
 }
 
 /// Labels the games of `games` not yet in `path` on `config.threads` threads, appending each
-/// game to `path`; shows a progress bar on stderr when `progress` is set. Game `i` of the list
+/// game to `path`; reports each game to `progress`. Game `i` of the list
 /// is game index `i` of the file.
 pub fn run_label(
     config: &LabelConfig,
     games: &[Vec<Position>],
     path: &Path,
-    progress: bool,
+    progress: &crate::progress::Reporter,
 ) -> Result<LabelSummary, LearnError> {
     let start = Instant::now();
     let seed = fingerprint(games, config);
@@ -370,6 +370,7 @@ pub fn run_label(
 mod tests {
     use super::*;
     use crate::board::{Board, Move};
+    use crate::progress::Reporter;
 
     /// The positions of a game played from the start by always taking the first legal move.
     fn first_move_game(plies: usize) -> Vec<Position> {
@@ -624,12 +625,12 @@ mod tests {
             ..LabelConfig::default()
         };
         let games = vec![first_move_game(60)];
-        let first = run_label(&config, &games, &path, false).expect("first run");
+        let first = run_label(&config, &games, &path, &Reporter::silent()).expect("first run");
         assert_eq!(first.games_labelled, 1);
-        let again = run_label(&config, &games, &path, false).expect("resume");
+        let again = run_label(&config, &games, &path, &Reporter::silent()).expect("resume");
         assert_eq!((again.games_before, again.games_labelled), (1, 0));
         let other = vec![first_move_game(59)];
-        assert!(run_label(&config, &other, &path, false).is_err());
+        assert!(run_label(&config, &other, &path, &Reporter::silent()).is_err());
         std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

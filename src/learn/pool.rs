@@ -7,15 +7,14 @@
 //! next run cuts off before resuming: nothing already computed is lost.
 
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use super::data::{game_bytes, Record};
 use super::LearnError;
+use crate::progress::Reporter;
 
 /// What a pool run appended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,15 +27,14 @@ pub struct Appended {
 
 /// Runs `work` on every game index of `todo` on `threads` threads (each with its own state
 /// from `make_state`) and appends the records of each finished game to `file` (the data file
-/// `path`, positioned at its end). With `progress`, shows a progress bar on stderr, or, when
-/// stderr is not a terminal (a job run with `nohup`), a plain progress line at every percent.
-/// Stops at the first write error.
+/// `path`, positioned at its end), reporting each game to `progress`. Stops at the first write
+/// error.
 pub fn append_games<S, M, W>(
     path: &Path,
     file: &mut File,
     todo: &[u32],
     threads: usize,
-    progress: bool,
+    progress: &Reporter,
     make_state: M,
     work: W,
 ) -> Result<Appended, LearnError>
@@ -44,20 +42,7 @@ where
     M: Fn() -> S + Sync,
     W: Fn(&mut S, u32) -> Vec<Record> + Sync,
 {
-    let start = std::time::Instant::now();
-    let plain = progress && !std::io::stderr().is_terminal();
-    let bar = if progress && !plain {
-        ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} games, {msg} ({per_sec}, eta {eta})",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
+    progress.start(todo.len() as u64, "games");
     let mut done = Appended::default();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -88,20 +73,12 @@ where
             }
             done.games += 1;
             done.positions += records.len();
-            bar.set_message(format!("{} positions", done.positions));
-            bar.inc(1);
-            if plain && (done.games * 100 / todo.len()) != ((done.games - 1) * 100 / todo.len()) {
-                eprintln!(
-                    "progress: {}/{} games, {} positions, {:.0} s",
-                    done.games,
-                    todo.len(),
-                    done.positions,
-                    start.elapsed().as_secs_f64()
-                );
+            if !progress.is_silent() {
+                progress.step(&format!("{} positions", done.positions));
             }
         }
     });
-    bar.finish_and_clear();
+    progress.finish();
     if let Some(e) = error {
         return Err(e);
     }

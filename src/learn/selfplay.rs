@@ -303,11 +303,11 @@ pub struct SelfplaySummary {
 }
 
 /// Plays the games `0..config.games` not yet in `path` on `config.threads` threads, appending
-/// each finished game to `path`; shows a progress bar on stderr when `progress` is set.
+/// each finished game to `path`; reports each game to `progress`.
 pub fn run_selfplay(
     config: &SelfplayConfig,
     path: &Path,
-    progress: bool,
+    progress: &crate::progress::Reporter,
 ) -> Result<SelfplaySummary, LearnError> {
     if !(0.0..=1.0).contains(&config.epsilon) {
         return Err(LearnError::Config("epsilon must be between 0 and 1".into()));
