@@ -449,3 +449,19 @@ fn bad_input_is_a_clear_error_not_a_panic() {
     }
     std::fs::remove_file(&bad_game).ok();
 }
+
+#[test]
+fn a_game_not_played_to_the_end_says_so_with_its_recorded_result() {
+    // Four moves, then White resigned: recorded 64-0 for Black.
+    let moves = ["f5", "d6", "c3", "d3"]
+        .map(|s| s.parse().unwrap())
+        .to_vec();
+    let mut game = GameRecord::from_moves(moves);
+    game.black_discs = Some(64);
+    let r = reviewed(&game, 2, 10);
+    assert!(!r.is_finished());
+    assert_eq!(
+        r.result_text(),
+        "not played to the end, 4-4 on the board; recorded 64-0"
+    );
+}

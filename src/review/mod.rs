@@ -332,8 +332,8 @@ impl Review {
     }
 
     /// The result line: `31-33 (Black -2)` for a finished game, or the discs on the board
-    /// of an unfinished one; the recorded result and WTHOR's theoretical score if the record
-    /// has them and they differ.
+    /// of a game not played to the end (resigned, lost on time, cut short); the recorded
+    /// result and WTHOR's theoretical score if the record has them and they differ.
     pub fn result_text(&self) -> String {
         let (b, w) = self.final_discs();
         let mut text = if self.is_finished() {
@@ -341,7 +341,7 @@ impl Review {
             let (nb, nw) = ((64 + score) / 2, (64 - score) / 2);
             format!("{nb}-{nw} (Black {score:+})")
         } else {
-            format!("unfinished, {b}-{w} on the board")
+            format!("not played to the end, {b}-{w} on the board")
         };
         if let Some(recorded) = self.game.black_discs {
             let replayed = (64 + self.black_score()) / 2;
