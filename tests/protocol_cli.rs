@@ -296,36 +296,34 @@ fn with_ponder_the_engine_thinks_while_waiting_and_answers_at_once() {
     assert!(!log.contains("pondering"), "{log}");
 }
 
+/// Runs `command` with `input` on its stdin (then closed) and collects its output.
+fn run_with_input(command: &mut Command, input: &[u8]) -> std::io::Result<std::process::Output> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    child.stdin.take().unwrap().write_all(input)?;
+    child.wait_with_output()
+}
+
 // Issue #34: `othello` alone at a terminal says what it is and how to play, on stderr; a GUI
 // (a pipe) hears nothing but the protocol.
 #[test]
 fn a_terminal_is_greeted_and_a_gui_is_not() {
-    let piped = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"ping 1\nquit\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let piped = run_with_input(
+        &mut Command::new(env!("CARGO_BIN_EXE_othello")),
+        b"ping 1\nquit\n",
+    )
+    .unwrap();
     assert!(piped.status.success());
     assert_eq!(String::from_utf8_lossy(&piped.stdout), "pong 1\n");
     let err = String::from_utf8_lossy(&piped.stderr);
     assert!(!err.contains("othello play"), "{err}");
     // A terminal, from util-linux's `script` where the machine has it.
-    let Ok(tty) = Command::new("script")
-        .args(["-qec", env!("CARGO_BIN_EXE_othello"), "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"quit\n")?;
-            child.wait_with_output()
-        })
-    else {
+    let mut script = Command::new("script");
+    script.args(["-qec", env!("CARGO_BIN_EXE_othello"), "/dev/null"]);
+    let Ok(tty) = run_with_input(&mut script, b"quit\n") else {
         eprintln!("no `script` here: the terminal half is skipped");
         return;
     };
