@@ -131,9 +131,7 @@ impl<E: Evaluator> Searcher<E> {
             let elapsed = phase.start.elapsed();
             let expected = match last_pass {
                 Some(t) => t.mul_f64(PASS_GROWTH[i]),
-                None => Duration::from_secs_f64(
-                    Budget::typical_probable_nodes(empties) / phase.speed(self.threads),
-                ),
+                None => Budget::expected_probable(empties, phase.speed(self.threads)),
             };
             if last_pass.is_some() && !budget.should_start_pass(elapsed, expected) {
                 return true;
