@@ -16,16 +16,16 @@
 //! fewer nodes. On the first 1,000 positions of 16-20 empties of `WTH_2025.wtb`: 0.99 G nodes
 //! instead of 1.44 G, 31 of 1,000 best moves and 192 lines different, no score.
 //!
-//! The JSON is written by hand: strings go through the review report's escaping
-//! ([`string_literal`]); every other value is a number, a boolean or a fixed word.
+//! Each line is an output type ([`SolvedLine`], or an error's) written by serde_json, compact.
 
 use std::io::{self, BufRead, ErrorKind, Read, Write};
 
 use othello::board::Move;
 use othello::eval::EngineEval;
 use othello::obf::{is_skipped, ObfEntry};
-use othello::review::json::string_literal;
 use othello::search::{SearchResult, Searcher, Value};
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::commands::solve_matches;
 
@@ -158,12 +158,55 @@ fn read_capped_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<O
     }
 }
 
+/// One JSON value on one line: compact (no spaces) and a newline.
+fn json_line(value: &impl Serialize) -> String {
+    // The line types hold strings, numbers and booleans only: they always serialize.
+    let mut line = serde_json::to_string(value).expect("the line types always serialize");
+    line.push('\n');
+    line
+}
+
 /// `{"line":N,"error":"..."}` and a newline.
 fn error_line(number: u64, message: &str) -> String {
-    format!(
-        "{{\"line\":{number},\"error\":{}}}\n",
-        string_literal(message)
-    )
+    #[derive(Serialize)]
+    struct ErrorLine<'a> {
+        line: u64,
+        error: &'a str,
+    }
+    json_line(&ErrorLine {
+        line: number,
+        error: message,
+    })
+}
+
+/// The answer to a solved position, with the fields of docs/SOLVE.md in their order.
+#[derive(Serialize)]
+struct SolvedLine {
+    line: u64,
+    board: String,
+    empties: u32,
+    score: i32,
+    result: &'static str,
+    wld: bool,
+    best: String,
+    pv: Vec<String>,
+    depth: u32,
+    selectivity: u8,
+    nodes: u64,
+    /// Seconds with six decimals (`0.000004`, never `4e-6`).
+    time: Box<RawValue>,
+    /// The best listed score, only when the input line lists scores (with `match`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<i32>,
+    /// Whether the solve agrees with the listed scores, only with `expected`.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    matched: Option<bool>,
+}
+
+/// `x` as a JSON number with six decimals.
+fn six_decimals(x: f64) -> Box<RawValue> {
+    // A finite number written with `{:.6}` is a valid JSON number; a duration is finite.
+    RawValue::from_string(format!("{x:.6}")).expect("a finite number is valid JSON")
 }
 
 /// What a solve says about its position, in the stream's terms.
@@ -198,44 +241,38 @@ impl Answer {
         // A solve answers `Move::Pass` both when the side to move must pass and when the game
         // is over; the stream tells them apart as Edax does (`PA`, and `--` for no move).
         let game_over = board.is_game_over();
-        let best = if game_over {
-            "--".to_string()
+        let (best, pv) = if game_over {
+            ("--".to_string(), Vec::new())
         } else {
-            result.best.to_string()
+            (
+                result.best.to_string(),
+                result.pv.iter().map(Move::to_string).collect(),
+            )
         };
-        let pv: Vec<String> = if game_over {
-            Vec::new()
-        } else {
-            result
-                .pv
-                .iter()
-                .map(|m: &Move| format!("\"{m}\""))
-                .collect()
+        let listed = match (self.matched, entry.best_score()) {
+            (Some(matched), Some(listed)) => Some((listed, matched)),
+            _ => None,
         };
-        let outcome = match self.score.signum() {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
-        };
-        let selectivity = result.selectivity.map_or(100, |s| s.percent());
-        let mut line = format!(
-            "{{\"line\":{number},\"board\":{},\"empties\":{},\"score\":{},\"result\":\"{outcome}\",\
-             \"wld\":{},\"best\":\"{best}\",\"pv\":[{}],\"depth\":{},\"selectivity\":{selectivity},\
-             \"nodes\":{},\"time\":{:.6}",
-            string_literal(&entry.position.to_board_string()),
-            board.empty_count(),
-            self.score,
-            self.wld,
-            pv.join(","),
-            result.depth,
-            result.nodes,
-            result.elapsed.as_secs_f64(),
-        );
-        if let (Some(matched), Some(listed)) = (self.matched, entry.best_score()) {
-            line.push_str(&format!(",\"expected\":{listed},\"match\":{matched}"));
-        }
-        line.push_str("}\n");
-        line
+        json_line(&SolvedLine {
+            line: number,
+            board: entry.position.to_board_string(),
+            empties: board.empty_count(),
+            score: self.score,
+            result: match self.score.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            },
+            wld: self.wld,
+            best,
+            pv,
+            depth: result.depth,
+            selectivity: result.selectivity.map_or(100, |s| s.percent()),
+            nodes: result.nodes,
+            time: six_decimals(result.elapsed.as_secs_f64()),
+            expected: listed.map(|(score, _)| score),
+            matched: listed.map(|(_, matched)| matched),
+        })
     }
 }
 
@@ -310,6 +347,19 @@ mod tests {
             rows[1]
         );
         assert!(rows[1].contains("\"best\":\"--\",\"pv\":[]"), "{}", rows[1]);
+        // `time` has six decimals, as documented, even when tiny (never `4e-6`).
+        for row in &rows {
+            let time = row.split("\"time\":").nth(1).expect("a time");
+            let time = time.split([',', '}']).next().unwrap();
+            let (whole, decimals) = time.split_once('.').expect("a decimal point");
+            assert!(
+                !whole.is_empty()
+                    && whole.bytes().all(|b| b.is_ascii_digit())
+                    && decimals.len() == 6
+                    && decimals.bytes().all(|b| b.is_ascii_digit()),
+                "{row}"
+            );
+        }
     }
 
     #[test]
