@@ -1,170 +1,197 @@
-//! The review as JSON (RFC 8259), written by hand: a small writer that places the commas,
-//! escapes strings (quotes, backslashes, control characters as `\n` or `\u00XX`; everything
-//! else stays UTF-8) and indents the two outer levels, one move per line. The crate has no
-//! serde, and one report does not need it.
+//! The review as JSON (RFC 8259): [`to_json`] fills the output types below, whose fields are
+//! the documented ones (`docs/REVIEW.md`), and serde_json writes them, indented.
 //!
-//! The writer is shared with the audit's report ([`super::audit::to_json`]).
-//!
-//! The fields are documented in `docs/REVIEW.md`. Values are in discs (numbers with up to two
-//! decimals), from the mover's point of view, except `black_value` and `curve`, from Black's.
+//! Values are in discs (numbers with up to two decimals), from the mover's point of view,
+//! except `black_value` and `curve`, from Black's.
+
+use serde::Serialize;
 
 use super::{centi, color_name, Effort, MoveReview, PlayerStats, Review};
 use crate::board::Color;
 
-/// The review as a JSON object, ending with a newline.
+/// The review as a JSON object, indented two spaces, ending with a newline.
 pub fn to_json(review: &Review) -> String {
-    let mut w = JsonWriter::default();
-    let turning = review.turning_points();
-    w.begin_object();
-    w.key("black");
-    w.string(&review.game.black);
-    w.key("white");
-    w.string(&review.game.white);
-    w.key("event");
-    w.string(&review.game.event);
-    w.key("date");
-    w.string(&review.game.date);
-    w.key("moves_text");
-    w.string(
-        &review
-            .game
-            .moves
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<String>(),
-    );
-    write_result(&mut w, review);
-    w.key("settings");
-    w.begin_object();
-    w.key("depth");
-    match review.options.effort {
-        Effort::Depth(d) => w.number(i64::from(d)),
-        Effort::Time(_) => w.null(),
-    }
-    w.key("time_s");
-    match review.options.effort {
-        Effort::Time(t) => w.float(t.as_secs_f64()),
-        Effort::Depth(_) => w.null(),
-    }
-    w.key("exact_empties");
-    w.number(i64::from(review.options.exact_empties));
-    w.end_object();
-    w.key("elapsed_s");
-    w.float(round(review.elapsed.as_secs_f64(), 3));
-    w.key("nodes");
-    w.number(review.nodes() as i64);
-    w.key("moves");
-    w.begin_array();
-    for (i, m) in review.moves.iter().enumerate() {
-        write_move(&mut w, m, turning.contains(&i));
-    }
-    w.end_array();
-    w.key("players");
-    w.begin_object();
-    for s in review.players() {
-        w.key(&color_name(s.color).to_ascii_lowercase());
-        write_player(&mut w, review, &s);
-    }
-    w.end_object();
-    w.key("turning_points");
-    w.begin_array();
-    for i in turning {
-        w.number(review.moves[i].number as i64);
-    }
-    w.end_array();
-    w.key("curve");
-    w.begin_array();
-    for c in review.curve() {
-        w.discs(c);
-    }
-    w.end_array();
-    w.end_object();
-    w.finish()
+    to_pretty_json(&ReviewJson::new(review))
 }
 
-/// `"result": {...}`: the replayed result, the recorded one and WTHOR's theoretical score.
-fn write_result(w: &mut JsonWriter, review: &Review) {
-    let (b, wh) = review.final_discs();
-    w.key("result");
-    w.begin_object();
-    w.key("finished");
-    w.bool(review.is_finished());
-    w.key("black_score");
-    w.number(i64::from(review.black_score()));
-    w.key("black_discs");
-    w.number(i64::from(b));
-    w.key("white_discs");
-    w.number(i64::from(wh));
-    w.key("recorded_black_discs");
-    w.optional(review.game.black_discs.map(i64::from));
-    w.key("theoretical_black_discs");
-    w.optional(review.game.theoretical.map(i64::from));
-    w.end_object();
+/// `value` as indented JSON with a final newline.
+pub(super) fn to_pretty_json(value: &impl Serialize) -> String {
+    // The output types hold strings, numbers, booleans and sequences only: nothing that can
+    // fail to serialize (a map with non-string keys, a failing `Serialize` impl).
+    let mut text = serde_json::to_string_pretty(value).expect("the output types always serialize");
+    text.push('\n');
+    text
 }
 
-/// One move's object.
-fn write_move(w: &mut JsonWriter, m: &MoveReview, turning_point: bool) {
-    w.begin_object();
-    w.key("number");
-    w.number(m.number as i64);
-    w.key("color");
-    w.string(&color_name(m.color()).to_ascii_lowercase());
-    w.key("empties");
-    w.number(i64::from(m.before.board.empty_count()));
-    w.key("played");
-    w.string(&m.played.to_string());
-    w.key("played_value");
-    w.discs(centi(m.played_value));
-    w.key("best");
-    w.string(&m.best.to_string());
-    w.key("best_value");
-    w.discs(centi(m.best_value));
-    w.key("loss");
-    w.discs(m.loss_centi());
-    w.key("exact");
-    w.bool(m.is_exact());
-    w.key("depth");
-    w.number(i64::from(m.depth));
-    w.key("legal_moves");
-    w.number(i64::from(m.legal_moves));
-    w.key("pass_after");
-    w.bool(m.pass_after);
-    w.key("black_value");
-    w.discs(m.black_centi());
-    w.key("mistake");
-    w.bool(m.is_mistake());
-    w.key("turning_point");
-    w.bool(turning_point);
-    w.key("nodes");
-    w.number(m.nodes as i64);
-    w.key("ms");
-    w.float(round(m.elapsed.as_secs_f64() * 1e3, 1));
-    w.end_object();
+/// The whole report.
+#[derive(Serialize)]
+struct ReviewJson<'a> {
+    black: &'a str,
+    white: &'a str,
+    event: &'a str,
+    date: &'a str,
+    moves_text: String,
+    result: ResultJson,
+    settings: SettingsJson,
+    elapsed_s: f64,
+    nodes: u64,
+    moves: Vec<MoveJson>,
+    players: PlayersJson<'a>,
+    turning_points: Vec<usize>,
+    curve: Vec<f64>,
+}
+
+/// The replayed result, the recorded one and WTHOR's theoretical score.
+#[derive(Serialize)]
+struct ResultJson {
+    finished: bool,
+    black_score: i32,
+    black_discs: u32,
+    white_discs: u32,
+    recorded_black_discs: Option<u8>,
+    theoretical_black_discs: Option<u8>,
+}
+
+/// The review's effort: a depth or a time per position (the other `null`).
+#[derive(Serialize)]
+struct SettingsJson {
+    depth: Option<u32>,
+    time_s: Option<f64>,
+    exact_empties: u32,
+}
+
+/// One move.
+#[derive(Serialize)]
+struct MoveJson {
+    number: usize,
+    color: String,
+    empties: u32,
+    played: String,
+    played_value: f64,
+    best: String,
+    best_value: f64,
+    loss: f64,
+    exact: bool,
+    depth: u32,
+    legal_moves: u32,
+    pass_after: bool,
+    black_value: f64,
+    mistake: bool,
+    turning_point: bool,
+    nodes: u64,
+    ms: f64,
+}
+
+#[derive(Serialize)]
+struct PlayersJson<'a> {
+    black: PlayerJson<'a>,
+    white: PlayerJson<'a>,
 }
 
 /// One player's totals.
-fn write_player(w: &mut JsonWriter, review: &Review, s: &PlayerStats) {
-    w.begin_object();
-    w.key("name");
-    w.string(match s.color {
-        Color::Black => &review.game.black,
-        Color::White => &review.game.white,
-    });
-    w.key("moves");
-    w.number(s.moves as i64);
-    w.key("choices");
-    w.number(s.choices as i64);
-    w.key("best_moves");
-    w.number(s.best_moves as i64);
-    w.key("best_share");
-    w.float(round(s.best_share(), 4));
-    w.key("total_loss");
-    w.float(s.total_loss());
-    w.key("mean_loss");
-    w.float(round(s.mean_loss(), 3));
-    w.key("mistakes");
-    w.number(s.mistakes as i64);
-    w.end_object();
+#[derive(Serialize)]
+struct PlayerJson<'a> {
+    name: &'a str,
+    moves: usize,
+    choices: usize,
+    best_moves: usize,
+    best_share: f64,
+    total_loss: f64,
+    mean_loss: f64,
+    mistakes: usize,
+}
+
+impl<'a> ReviewJson<'a> {
+    fn new(review: &'a Review) -> ReviewJson<'a> {
+        let game = &review.game;
+        let turning = review.turning_points();
+        let (black_discs, white_discs) = review.final_discs();
+        let [black, white] = review.players().map(|s| PlayerJson::new(review, &s));
+        ReviewJson {
+            black: &game.black,
+            white: &game.white,
+            event: &game.event,
+            date: &game.date,
+            moves_text: game.moves.iter().map(|s| s.to_string()).collect(),
+            result: ResultJson {
+                finished: review.is_finished(),
+                black_score: review.black_score(),
+                black_discs,
+                white_discs,
+                recorded_black_discs: game.black_discs,
+                theoretical_black_discs: game.theoretical,
+            },
+            settings: SettingsJson {
+                depth: match review.options.effort {
+                    Effort::Depth(d) => Some(d),
+                    Effort::Time(_) => None,
+                },
+                time_s: match review.options.effort {
+                    Effort::Time(t) => Some(t.as_secs_f64()),
+                    Effort::Depth(_) => None,
+                },
+                exact_empties: review.options.exact_empties,
+            },
+            elapsed_s: round(review.elapsed.as_secs_f64(), 3),
+            nodes: review.nodes(),
+            moves: review
+                .moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| MoveJson::new(m, turning.contains(&i)))
+                .collect(),
+            players: PlayersJson { black, white },
+            turning_points: turning.iter().map(|&i| review.moves[i].number).collect(),
+            curve: review.curve().into_iter().map(discs).collect(),
+        }
+    }
+}
+
+impl MoveJson {
+    fn new(m: &MoveReview, turning_point: bool) -> MoveJson {
+        MoveJson {
+            number: m.number,
+            color: color_name(m.color()).to_ascii_lowercase(),
+            empties: m.before.board.empty_count(),
+            played: m.played.to_string(),
+            played_value: discs(centi(m.played_value)),
+            best: m.best.to_string(),
+            best_value: discs(centi(m.best_value)),
+            loss: discs(m.loss_centi()),
+            exact: m.is_exact(),
+            depth: m.depth,
+            legal_moves: m.legal_moves,
+            pass_after: m.pass_after,
+            black_value: discs(m.black_centi()),
+            mistake: m.is_mistake(),
+            turning_point,
+            nodes: m.nodes,
+            ms: round(m.elapsed.as_secs_f64() * 1e3, 1),
+        }
+    }
+}
+
+impl<'a> PlayerJson<'a> {
+    fn new(review: &'a Review, s: &PlayerStats) -> PlayerJson<'a> {
+        PlayerJson {
+            name: match s.color {
+                Color::Black => &review.game.black,
+                Color::White => &review.game.white,
+            },
+            moves: s.moves,
+            choices: s.choices,
+            best_moves: s.best_moves,
+            best_share: round(s.best_share(), 4),
+            total_loss: s.total_loss(),
+            mean_loss: round(s.mean_loss(), 3),
+            mistakes: s.mistakes,
+        }
+    }
+}
+
+/// Centi-discs as discs: `1.5`, `-4.0`, `0.07`.
+fn discs(centi: i32) -> f64 {
+    f64::from(centi) / 100.0
 }
 
 /// `x` rounded to `decimals` places.
@@ -173,206 +200,35 @@ pub(super) fn round(x: f64, decimals: i32) -> f64 {
     (x * scale).round() / scale
 }
 
-/// `s` as a JSON string literal, quotes included.
-pub fn string_literal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// An open array or object.
-#[derive(Clone, Copy, Debug)]
-struct Frame {
-    /// No element written yet.
-    empty: bool,
-    /// Elements on their own lines (the outer levels), or on one line.
-    multiline: bool,
-}
-
-/// Writes one JSON value; the caller opens and closes what it opens.
-#[derive(Debug, Default)]
-pub(super) struct JsonWriter {
-    out: String,
-    stack: Vec<Frame>,
-    /// A key was just written: its value follows without a separator.
-    after_key: bool,
-}
-
-/// Containers opened at a nesting depth below this put each element on its own line.
-const MULTILINE_DEPTH: usize = 2;
-
-impl JsonWriter {
-    /// The separator and indentation before a value or key.
-    fn element(&mut self) {
-        if std::mem::take(&mut self.after_key) {
-            return;
-        }
-        let depth = self.stack.len();
-        let Some(frame) = self.stack.last_mut() else {
-            return;
-        };
-        if !frame.empty {
-            self.out.push(',');
-        }
-        let first = std::mem::replace(&mut frame.empty, false);
-        if frame.multiline {
-            self.out.push('\n');
-            self.out.push_str(&"  ".repeat(depth));
-        } else if !first {
-            self.out.push(' ');
-        }
-    }
-
-    fn open(&mut self, bracket: char) {
-        self.element();
-        self.out.push(bracket);
-        self.stack.push(Frame {
-            empty: true,
-            multiline: self.stack.len() < MULTILINE_DEPTH,
-        });
-    }
-
-    fn close(&mut self, bracket: char) {
-        let frame = self.stack.pop().expect("a container is open");
-        if frame.multiline && !frame.empty {
-            self.out.push('\n');
-            self.out.push_str(&"  ".repeat(self.stack.len()));
-        }
-        self.out.push(bracket);
-    }
-
-    pub(super) fn begin_object(&mut self) {
-        self.open('{');
-    }
-
-    pub(super) fn end_object(&mut self) {
-        self.close('}');
-    }
-
-    pub(super) fn begin_array(&mut self) {
-        self.open('[');
-    }
-
-    pub(super) fn end_array(&mut self) {
-        self.close(']');
-    }
-
-    pub(super) fn key(&mut self, key: &str) {
-        self.element();
-        self.out.push_str(&string_literal(key));
-        self.out.push_str(": ");
-        self.after_key = true;
-    }
-
-    fn raw(&mut self, text: &str) {
-        self.element();
-        self.out.push_str(text);
-    }
-
-    pub(super) fn string(&mut self, s: &str) {
-        self.raw(&string_literal(s));
-    }
-
-    pub(super) fn number(&mut self, n: i64) {
-        self.raw(&n.to_string());
-    }
-
-    /// A finite float in its shortest form; `null` otherwise (JSON has no NaN).
-    pub(super) fn float(&mut self, x: f64) {
-        if x.is_finite() {
-            self.raw(&format!("{x}"));
-        } else {
-            self.null();
-        }
-    }
-
-    /// Centi-discs as discs: `1.5`, `-4`, `0.07`.
-    pub(super) fn discs(&mut self, centi: i32) {
-        self.float(f64::from(centi) / 100.0);
-    }
-
-    pub(super) fn bool(&mut self, b: bool) {
-        self.raw(if b { "true" } else { "false" });
-    }
-
-    pub(super) fn null(&mut self) {
-        self.raw("null");
-    }
-
-    pub(super) fn optional(&mut self, n: Option<i64>) {
-        match n {
-            Some(n) => self.number(n),
-            None => self.null(),
-        }
-    }
-
-    pub(super) fn finish(mut self) -> String {
-        debug_assert!(self.stack.is_empty(), "unclosed JSON containers");
-        self.out.push('\n');
-        self.out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn strings_are_escaped() {
-        assert_eq!(string_literal("plain"), "\"plain\"");
-        assert_eq!(
-            string_literal("a\"b\\c\nd\te\u{1}f"),
-            "\"a\\\"b\\\\c\\nd\\te\\u0001f\""
-        );
-        assert_eq!(string_literal("Özgen </script>"), "\"Özgen </script>\"");
+    #[derive(Serialize)]
+    struct Sample<'a> {
+        name: &'a str,
+        values: Vec<f64>,
+        none: Option<u32>,
     }
 
     #[test]
-    fn the_writer_places_commas_and_indents_two_levels() {
-        let mut w = JsonWriter::default();
-        w.begin_object();
-        w.key("a");
-        w.number(1);
-        w.key("list");
-        w.begin_array();
-        w.begin_object();
-        w.key("x");
-        w.discs(-150);
-        w.key("y");
-        w.begin_array();
-        w.end_array();
-        w.end_object();
-        w.bool(true);
-        w.end_array();
-        w.key("none");
-        w.null();
-        w.end_object();
+    fn strings_are_escaped_numbers_short_and_nan_null() {
+        let sample = Sample {
+            name: "a\"b\\c\nd\te\u{1}f Özgen </script>",
+            values: vec![discs(7), discs(-400), discs(-150), f64::NAN],
+            none: None,
+        };
         assert_eq!(
-            w.finish(),
-            "{\n  \"a\": 1,\n  \"list\": [\n    {\"x\": -1.5, \"y\": []},\n    true\n  ],\n  \"none\": null\n}\n"
+            to_pretty_json(&sample),
+            "{\n  \"name\": \"a\\\"b\\\\c\\nd\\te\\u0001f Özgen </script>\",\n  \"values\": [\n    \
+             0.07,\n    -4.0,\n    -1.5,\n    null\n  ],\n  \"none\": null\n}\n"
         );
     }
 
     #[test]
-    fn floats_are_short_and_never_nan() {
-        let mut w = JsonWriter::default();
-        w.begin_array();
-        w.discs(7);
-        w.discs(-400);
-        w.float(f64::NAN);
-        w.end_array();
-        assert_eq!(w.finish(), "[\n  0.07,\n  -4,\n  null\n]\n");
+    fn rounding_keeps_the_decimals_asked_for() {
+        assert_eq!(round(78.6549, 1), 78.7);
+        assert_eq!(round(3.9614, 3), 3.961);
+        assert_eq!(round(2.0 / 3.0, 4), 0.6667);
     }
 }

@@ -71,7 +71,7 @@
 mod report;
 mod walk;
 
-pub use report::to_json;
+pub use report::{to_json, AuditSummaryJson};
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -296,8 +296,9 @@ impl GameAudit {
     }
 }
 
-/// Wins, draws and losses (by exact value at a point, or by the final result).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Wins, draws and losses (by exact value at a point, or by the final result); serialized as
+/// the JSON reports' `{"wins": .., "draws": .., "losses": ..}`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Outcomes {
     /// Won.
     pub wins: u64,

@@ -1,10 +1,13 @@
-//! The audit's reports: a table per audit point (`Display`) and JSON ([`to_json`], with the
-//! review's hand-written writer). The fields are documented in `docs/REVIEW.md`.
+//! The audit's reports: a table per audit point (`Display`) and JSON ([`to_json`], output
+//! types written by serde_json, as the review's). The fields are documented in
+//! `docs/REVIEW.md`.
 
 use std::fmt;
 
+use serde::Serialize;
+
 use super::super::color_name;
-use super::super::json::{round, JsonWriter};
+use super::super::json::{round, to_pretty_json};
 use super::{AuditReport, GameAudit, Outcomes, SideAudit};
 
 impl fmt::Display for AuditReport {
@@ -106,152 +109,175 @@ fn write_row(f: &mut fmt::Formatter<'_>, name: &str, s: &SideAudit, width: usize
     )
 }
 
-/// The report as a JSON object, ending with a newline (fields in `docs/REVIEW.md`).
+/// The report as a JSON object, indented, ending with a newline (fields in `docs/REVIEW.md`).
 pub fn to_json(report: &AuditReport) -> String {
-    let mut w = JsonWriter::default();
-    w.begin_object();
-    w.key("players");
-    w.begin_array();
-    for name in &report.players {
-        w.string(name);
-    }
-    w.end_array();
-    w.key("points");
-    w.begin_array();
-    for p in &report.points {
-        w.number(i64::from(p.empties));
-    }
-    w.end_array();
-    w.key("jobs");
-    w.number(report.jobs as i64);
-    w.key("hash_mb");
-    w.number(report.hash_mb as i64);
-    w.key("elapsed_s");
-    w.float(round(report.elapsed.as_secs_f64(), 3));
-    w.key("positions");
-    w.number(report.positions() as i64);
-    w.key("solves");
-    w.number(report.solves() as i64);
-    w.key("nodes");
-    w.number(report.nodes() as i64);
-    w.key("by_point");
-    w.begin_array();
-    for point in &report.points {
-        w.begin_object();
-        w.key("empties");
-        w.number(i64::from(point.empties));
-        w.key("sides");
-        w.begin_array();
-        for (name, s) in report.players.iter().zip(&point.sides) {
-            write_side(&mut w, name, s);
+    to_pretty_json(&AuditJson {
+        summary: AuditSummaryJson::new(report),
+        games: report
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| GameJson::new(report, i, g))
+            .collect(),
+    })
+}
+
+/// The whole report: the summary, then every game.
+#[derive(Serialize)]
+struct AuditJson<'a> {
+    #[serde(flatten)]
+    summary: AuditSummaryJson<'a>,
+    games: Vec<GameJson<'a>>,
+}
+
+/// The report without its games: the players, the points, the cost and each player's figures
+/// at each point (the table's). [`to_json`] writes it with the games; `othello match --json`
+/// writes it alone, as the match's `audit`.
+#[derive(Serialize)]
+pub struct AuditSummaryJson<'a> {
+    players: &'a [String],
+    points: Vec<u32>,
+    jobs: usize,
+    hash_mb: usize,
+    elapsed_s: f64,
+    positions: usize,
+    solves: usize,
+    nodes: u64,
+    by_point: Vec<PointJson<'a>>,
+}
+
+impl<'a> AuditSummaryJson<'a> {
+    /// The summary of `report`.
+    pub fn new(report: &'a AuditReport) -> AuditSummaryJson<'a> {
+        AuditSummaryJson {
+            players: &report.players,
+            points: report.points.iter().map(|p| p.empties).collect(),
+            jobs: report.jobs,
+            hash_mb: report.hash_mb,
+            elapsed_s: round(report.elapsed.as_secs_f64(), 3),
+            positions: report.positions(),
+            solves: report.solves(),
+            nodes: report.nodes(),
+            by_point: report
+                .points
+                .iter()
+                .map(|point| PointJson {
+                    empties: point.empties,
+                    sides: report
+                        .players
+                        .iter()
+                        .zip(&point.sides)
+                        .map(|(name, s)| SideJson::new(name, s))
+                        .collect(),
+                })
+                .collect(),
         }
-        w.end_array();
-        w.end_object();
     }
-    w.end_array();
-    w.key("games");
-    w.begin_array();
-    for (i, g) in report.games.iter().enumerate() {
-        write_game(&mut w, report, i, g);
-    }
-    w.end_array();
-    w.end_object();
-    w.finish()
+}
+
+/// One audit point.
+#[derive(Serialize)]
+struct PointJson<'a> {
+    empties: u32,
+    sides: Vec<SideJson<'a>>,
 }
 
 /// One player's figures at one point.
-fn write_side(w: &mut JsonWriter, name: &str, s: &SideAudit) {
-    w.begin_object();
-    w.key("player");
-    w.string(name);
-    for (key, n) in [
-        ("games", s.games),
-        ("ended_before", s.ended_before),
-        ("unfinished", s.unfinished),
-    ] {
-        w.key(key);
-        w.number(n as i64);
-    }
-    for (key, x) in [
-        ("mean_value", s.mean_value()),
-        ("mean_final", s.mean_final()),
-        ("mean_loss", s.mean_loss()),
-        ("mean_mistakes", s.mean_mistakes()),
-    ] {
-        w.key(key);
-        w.float(round(x, 3));
-    }
-    for (key, n) in [
-        ("value_sum", s.value_sum),
-        ("final_sum", s.final_sum),
-        ("loss_sum", s.loss_sum),
-        ("moves", s.moves as i64),
-        ("mistakes", s.mistakes as i64),
-        ("changed_for", s.changed_for as i64),
-        ("changed_against", s.changed_against as i64),
-    ] {
-        w.key(key);
-        w.number(n);
-    }
-    for (key, o) in [("at_point", s.at_point), ("at_end", s.at_end)] {
-        w.key(key);
-        write_outcomes(w, &o);
-    }
-    w.end_object();
+#[derive(Serialize)]
+struct SideJson<'a> {
+    player: &'a str,
+    games: u64,
+    ended_before: u64,
+    unfinished: u64,
+    mean_value: f64,
+    mean_final: f64,
+    mean_loss: f64,
+    mean_mistakes: f64,
+    value_sum: i64,
+    final_sum: i64,
+    loss_sum: i64,
+    moves: u64,
+    mistakes: u64,
+    changed_for: u64,
+    changed_against: u64,
+    at_point: Outcomes,
+    at_end: Outcomes,
 }
 
-fn write_outcomes(w: &mut JsonWriter, o: &Outcomes) {
-    w.begin_object();
-    for (key, n) in [("wins", o.wins), ("draws", o.draws), ("losses", o.losses)] {
-        w.key(key);
-        w.number(n as i64);
+impl<'a> SideJson<'a> {
+    fn new(player: &'a str, s: &SideAudit) -> SideJson<'a> {
+        SideJson {
+            player,
+            games: s.games,
+            ended_before: s.ended_before,
+            unfinished: s.unfinished,
+            mean_value: round(s.mean_value(), 3),
+            mean_final: round(s.mean_final(), 3),
+            mean_loss: round(s.mean_loss(), 3),
+            mean_mistakes: round(s.mean_mistakes(), 3),
+            value_sum: s.value_sum,
+            final_sum: s.final_sum,
+            loss_sum: s.loss_sum,
+            moves: s.moves,
+            mistakes: s.mistakes,
+            changed_for: s.changed_for,
+            changed_against: s.changed_against,
+            at_point: s.at_point,
+            at_end: s.at_end,
+        }
     }
-    w.end_object();
 }
 
 /// One game: who played it, the exact values from the first audited position, and the moves
 /// that lost discs.
-fn write_game(w: &mut JsonWriter, report: &AuditReport, index: usize, g: &GameAudit) {
-    let name = |i: usize| report.players.get(i).map_or("", String::as_str);
-    w.begin_object();
-    w.key("number");
-    w.number(index as i64 + 1);
-    w.key("black");
-    w.string(name(g.black));
-    w.key("white");
-    w.string(name(g.white));
-    w.key("finished");
-    w.bool(g.finished);
-    w.key("first_empties");
-    w.number(i64::from(g.first_empties));
-    w.key("black_values");
-    w.begin_array();
-    for &v in &g.black_values {
-        w.number(i64::from(v));
+#[derive(Serialize)]
+struct GameJson<'a> {
+    number: usize,
+    black: &'a str,
+    white: &'a str,
+    finished: bool,
+    first_empties: u32,
+    black_values: &'a [i32],
+    losing_moves: Vec<LosingMoveJson>,
+    solves: usize,
+    nodes: u64,
+    ms: f64,
+}
+
+#[derive(Serialize)]
+struct LosingMoveJson {
+    number: usize,
+    color: String,
+    square: String,
+    empties: u32,
+    loss: i32,
+}
+
+impl<'a> GameJson<'a> {
+    fn new(report: &'a AuditReport, index: usize, g: &'a GameAudit) -> GameJson<'a> {
+        let name = |i: usize| report.players.get(i).map_or("", String::as_str);
+        GameJson {
+            number: index + 1,
+            black: name(g.black),
+            white: name(g.white),
+            finished: g.finished,
+            first_empties: g.first_empties,
+            black_values: &g.black_values,
+            losing_moves: g
+                .moves
+                .iter()
+                .filter(|m| m.loss > 0)
+                .map(|m| LosingMoveJson {
+                    number: m.number,
+                    color: color_name(m.color).to_ascii_lowercase(),
+                    square: m.square.to_string(),
+                    empties: m.empties,
+                    loss: m.loss,
+                })
+                .collect(),
+            solves: g.solves,
+            nodes: g.nodes,
+            ms: round(g.elapsed.as_secs_f64() * 1e3, 1),
+        }
     }
-    w.end_array();
-    w.key("losing_moves");
-    w.begin_array();
-    for m in g.moves.iter().filter(|m| m.loss > 0) {
-        w.begin_object();
-        w.key("number");
-        w.number(m.number as i64);
-        w.key("color");
-        w.string(&color_name(m.color).to_ascii_lowercase());
-        w.key("square");
-        w.string(&m.square.to_string());
-        w.key("empties");
-        w.number(i64::from(m.empties));
-        w.key("loss");
-        w.number(i64::from(m.loss));
-        w.end_object();
-    }
-    w.end_array();
-    w.key("solves");
-    w.number(g.solves as i64);
-    w.key("nodes");
-    w.number(g.nodes as i64);
-    w.key("ms");
-    w.float(round(g.elapsed.as_secs_f64() * 1e3, 1));
-    w.end_object();
 }
