@@ -14,10 +14,7 @@ use othello::review::audit::{
 };
 use othello::search::{Searcher, Value};
 use othello::{Board, Color, Position, Square};
-
-mod common;
-
-use common::json::{parse_json, Json};
+use serde_json::Value as Json;
 
 const WTHOR_1977: &str = "tests/data/wthor/WTH_1977.wtb";
 
@@ -367,17 +364,24 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn read_json(path: &Path) -> Json {
-    parse_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// A player's figures at the first point of a JSON report, by name.
 fn side<'a>(json: &'a Json, player: &str) -> &'a Json {
-    json.get("by_point").array()[0]
-        .get("sides")
-        .array()
+    json["by_point"][0]["sides"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sides: {json}"))
         .iter()
-        .find(|s| s.get("player").str() == player)
+        .find(|s| s["player"].as_str() == Some(player))
         .unwrap_or_else(|| panic!("no player {player}"))
+}
+
+/// A number of a JSON object.
+fn number(json: &Json, key: &str) -> f64 {
+    json[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number: {json}"))
 }
 
 #[test]
@@ -425,11 +429,11 @@ fn the_file_command_reports_per_name_as_the_library_does() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report = read_json(&json);
-    let names: Vec<&str> = report
-        .get("players")
-        .array()
+    let names: Vec<&str> = report["players"]
+        .as_array()
+        .unwrap()
         .iter()
-        .map(Json::str)
+        .map(|n| n.as_str().unwrap())
         .collect();
     assert_eq!(
         names,
@@ -460,16 +464,16 @@ fn the_file_command_reports_per_name_as_the_library_does() {
             }
         }
         let s = side(&report, name);
-        assert_eq!(s.get("games").number(), f64::from(games_n), "{name}");
-        assert_eq!(s.get("loss_sum").number(), f64::from(loss), "{name}");
-        assert_eq!(s.get("value_sum").number(), f64::from(value), "{name}");
+        assert_eq!(number(s, "games"), f64::from(games_n), "{name}");
+        assert_eq!(number(s, "loss_sum"), f64::from(loss), "{name}");
+        assert_eq!(number(s, "value_sum"), f64::from(value), "{name}");
         assert!(text.contains(name), "{text}");
     }
-    assert_eq!(report.get("games").array().len(), 12);
-    assert_eq!(report.get("jobs").number(), 2.0);
+    assert_eq!(report["games"].as_array().unwrap().len(), 12);
+    assert_eq!(report["jobs"].as_u64(), Some(2));
     assert!(text.contains("from 12 empties"), "{text}");
     // The library's JSON parses and has every documented field.
-    let lib_json = parse_json(&to_json(&lib)).unwrap();
+    let lib_json: Json = serde_json::from_str(&to_json(&lib)).unwrap();
     for key in [
         "players",
         "points",
@@ -481,7 +485,7 @@ fn the_file_command_reports_per_name_as_the_library_does() {
         "by_point",
         "games",
     ] {
-        assert!(lib_json.field(key).is_some(), "{key}");
+        assert!(lib_json.get(key).is_some(), "{key}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -533,12 +537,12 @@ fn a_match_audit_agrees_with_the_audit_of_its_ggf_file() {
     ] {
         for key in ["games", "value_sum", "final_sum", "loss_sum", "changed_for"] {
             assert_eq!(
-                side(&m, side_m).get(key).number(),
-                side(&f, side_f).get(key).number(),
+                number(side(&m, side_m), key),
+                number(side(&f, side_f), key),
                 "{side_m} {key}"
             );
         }
-        assert_eq!(side(&m, side_m).get("games").number(), 4.0);
+        assert_eq!(number(side(&m, side_m), "games"), 4.0);
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -11,10 +11,7 @@ use othello::review::{self, Effort, Review, ReviewOptions};
 use othello::rng::SplitMix64;
 use othello::search::{Searcher, Value};
 use othello::{Board, Color};
-
-mod common;
-
-use common::json::{parse_json, Json};
+use serde_json::Value as Json;
 
 const WTHOR_1977: &str = "tests/data/wthor/WTH_1977.wtb";
 
@@ -246,45 +243,42 @@ fn the_json_report_has_every_field_and_escapes_names() {
     let mut game = game_1977_2();
     game.black = "Tom \"the <b>\" \\ Heiberg\n".to_string();
     let r = reviewed(&game, 2, 10);
-    let json = parse_json(&review::json::to_json(&r)).expect("valid JSON");
-    assert_eq!(json.get("black").str(), game.black);
-    assert_eq!(json.get("white").str(), "Jacobs Carol");
-    assert_eq!(json.get("moves_text").str().len(), 120);
-    let result = json.get("result");
-    assert_eq!(result.get("finished"), &Json::Bool(true));
-    assert_eq!(
-        result.get("black_score").number(),
-        f64::from(r.black_score())
-    );
-    assert_eq!(result.get("theoretical_black_discs").number(), 44.0);
-    let settings = json.get("settings");
-    assert_eq!(settings.get("depth").number(), 2.0);
-    assert_eq!(settings.get("time_s"), &Json::Null);
-    assert_eq!(settings.get("exact_empties").number(), 10.0);
-    let moves = json.get("moves").array();
+    let json: Json = serde_json::from_str(&review::json::to_json(&r)).expect("valid JSON");
+    assert_eq!(json["black"].as_str(), Some(&*game.black));
+    assert_eq!(json["white"].as_str(), Some("Jacobs Carol"));
+    assert_eq!(json["moves_text"].as_str().unwrap().len(), 120);
+    let result = &json["result"];
+    assert_eq!(result["finished"], Json::Bool(true));
+    assert_eq!(result["black_score"].as_i64(), Some(r.black_score().into()));
+    assert_eq!(result["theoretical_black_discs"].as_u64(), Some(44));
+    let settings = &json["settings"];
+    assert_eq!(settings["depth"].as_u64(), Some(2));
+    assert_eq!(settings.get("time_s"), Some(&Json::Null));
+    assert_eq!(settings["exact_empties"].as_u64(), Some(10));
+    let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), r.moves.len());
     let turning = r.turning_points();
     for (i, (j, m)) in moves.iter().zip(&r.moves).enumerate() {
         let discs = |v: Value| f64::from(review::centi(v)) / 100.0;
-        assert_eq!(j.get("number").number(), m.number as f64);
+        assert_eq!(j["number"].as_u64(), Some(m.number as u64));
         let color = if m.color() == Color::Black {
             "black"
         } else {
             "white"
         };
-        assert_eq!(j.get("color").str(), color);
-        assert_eq!(j.get("played").str(), m.played.to_string());
-        assert_eq!(j.get("best").str(), m.best.to_string());
-        assert_eq!(j.get("played_value").number(), discs(m.played_value));
-        assert_eq!(j.get("best_value").number(), discs(m.best_value));
-        assert_eq!(j.get("loss").number(), m.loss());
-        assert!(j.get("loss").number() >= 0.0);
-        assert_eq!(j.get("exact"), &Json::Bool(m.is_exact()));
-        assert_eq!(j.get("pass_after"), &Json::Bool(m.pass_after));
-        assert_eq!(j.get("turning_point"), &Json::Bool(turning.contains(&i)));
+        assert_eq!(j["color"].as_str(), Some(color));
+        assert_eq!(j["played"].as_str(), Some(&*m.played.to_string()));
+        assert_eq!(j["best"].as_str(), Some(&*m.best.to_string()));
+        assert_eq!(j["played_value"].as_f64(), Some(discs(m.played_value)));
+        assert_eq!(j["best_value"].as_f64(), Some(discs(m.best_value)));
+        assert_eq!(j["loss"].as_f64(), Some(m.loss()));
+        assert!(j["loss"].as_f64().unwrap() >= 0.0);
+        assert_eq!(j["exact"], Json::Bool(m.is_exact()));
+        assert_eq!(j["pass_after"], Json::Bool(m.pass_after));
+        assert_eq!(j["turning_point"], Json::Bool(turning.contains(&i)));
         assert_eq!(
-            j.get("empties").number(),
-            f64::from(m.before.board.empty_count())
+            j["empties"].as_u64(),
+            Some(m.before.board.empty_count().into())
         );
         for field in [
             "depth",
@@ -294,29 +288,29 @@ fn the_json_report_has_every_field_and_escapes_names() {
             "nodes",
             "ms",
         ] {
-            j.get(field);
+            assert!(j.get(field).is_some(), "no field {field}: {j}");
         }
     }
-    let players = json.get("players");
+    let players = &json["players"];
     for (name, stats) in ["black", "white"].into_iter().zip(r.players()) {
-        let p = players.get(name);
-        assert_eq!(p.get("moves").number(), stats.moves as f64);
-        assert_eq!(p.get("best_moves").number(), stats.best_moves as f64);
-        assert_eq!(p.get("total_loss").number(), stats.total_loss());
-        assert_eq!(p.get("mistakes").number(), stats.mistakes as f64);
+        let p = &players[name];
+        assert_eq!(p["moves"].as_u64(), Some(stats.moves as u64));
+        assert_eq!(p["best_moves"].as_u64(), Some(stats.best_moves as u64));
+        assert_eq!(p["total_loss"].as_f64(), Some(stats.total_loss()));
+        assert_eq!(p["mistakes"].as_u64(), Some(stats.mistakes as u64));
         for field in ["name", "choices", "best_share", "mean_loss"] {
-            p.get(field);
+            assert!(p.get(field).is_some(), "no field {field}: {p}");
         }
     }
-    let numbers: Vec<f64> = turning.iter().map(|&i| r.moves[i].number as f64).collect();
-    let listed: Vec<f64> = json
-        .get("turning_points")
-        .array()
+    let numbers: Vec<u64> = turning.iter().map(|&i| r.moves[i].number as u64).collect();
+    let listed: Vec<u64> = json["turning_points"]
+        .as_array()
+        .unwrap()
         .iter()
-        .map(Json::number)
+        .map(|n| n.as_u64().unwrap())
         .collect();
     assert_eq!(listed, numbers);
-    assert_eq!(json.get("curve").array().len(), 61);
+    assert_eq!(json["curve"].as_array().unwrap().len(), 61);
     // The parser is strict enough to catch what a broken writer would produce.
     for bad in [
         "{\"a\": 1,}",
@@ -326,7 +320,7 @@ fn the_json_report_has_every_field_and_escapes_names() {
         "[.5]",
         "{} x",
     ] {
-        assert!(parse_json(bad).is_err(), "{bad}");
+        assert!(serde_json::from_str::<Json>(bad).is_err(), "{bad}");
     }
 }
 
@@ -402,9 +396,12 @@ fn the_command_writes_the_table_json_and_page() {
         "review", WTHOR_1977, "--game", "3", "--depth", "1", "--exact", "8", "--json", "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let json = parse_json(&String::from_utf8(o.stdout).unwrap()).expect("valid JSON");
+    let json: Json = serde_json::from_slice(&o.stdout).expect("valid JSON");
     let games = read_games(Path::new(WTHOR_1977), None).unwrap();
-    assert_eq!(json.get("moves").array().len(), games[2].moves.len());
+    assert_eq!(
+        json["moves"].as_array().unwrap().len(),
+        games[2].moves.len()
+    );
 }
 
 #[test]

@@ -1,10 +1,9 @@
 //! `othello solve -` and `othello solve FILE --jsonl`, the batch solver as a stream: every
-//! output line is one strict JSON object with the documented fields, scores equal the FForum
+//! output line is one JSON object (read by serde_json) with the documented fields, scores equal the FForum
 //! file's, bad lines are answered in place and processing goes on, the order is the input's,
 //! a line is answered before the next is read, and an input split in two and run as two
 //! processes gives the same answers as one process.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -12,10 +11,7 @@ use std::time::Duration;
 
 use othello::board::Move;
 use othello::obf::{parse_obf, ObfEntry};
-
-mod common;
-
-use common::json::{parse_json, Json};
+use serde_json::Value;
 
 /// FFO #1-#19: 14 to 16 empties, solved in milliseconds.
 const FFORUM: &str = "tests/data/fforum-1-19.obf";
@@ -61,27 +57,34 @@ fn solve(args: &[&str], input: &[u8]) -> Output {
     output
 }
 
-/// Every stdout line, read by the strict parser.
-fn answers(o: &Output) -> Vec<Json> {
+/// Every stdout line, parsed.
+fn answers(o: &Output) -> Vec<Value> {
     let text = std::str::from_utf8(&o.stdout).expect("UTF-8 output");
     assert!(text.is_empty() || text.ends_with('\n'), "{text}");
     text.lines()
-        .map(|l| parse_json(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
 
-/// An answer without the fields that vary from run to run (nodes and time), as text.
-fn stable(answer: &Json) -> String {
-    match answer {
-        Json::Object(map) => {
-            let kept: BTreeMap<&String, &Json> = map
-                .iter()
-                .filter(|(k, _)| *k != "nodes" && *k != "time")
-                .collect();
-            format!("{kept:?}")
-        }
-        _ => panic!("not an object: {answer:?}"),
-    }
+/// The keys of an object, sorted.
+fn keys(j: &Value) -> Vec<&str> {
+    let map = j
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {j}"));
+    let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys
+}
+
+/// An answer without the fields that vary from run to run (nodes and time).
+fn stable(answer: &Value) -> Value {
+    let mut kept = answer
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {answer}"))
+        .clone();
+    kept.remove("nodes");
+    kept.remove("time");
+    Value::Object(kept)
 }
 
 #[test]
@@ -100,69 +103,72 @@ fn every_line_is_answered_in_order_with_the_files_scores() {
     let bytes = [before.as_bytes(), b"\xff\xfe\n", after.as_bytes()].concat();
     let o = solve(&["-"], &bytes);
     let a = answers(&o);
-    let numbers: Vec<f64> = a.iter().map(|j| j.get("line").number()).collect();
-    assert_eq!(numbers, [3.0, 4.0, 5.0, 6.0, 8.0, 9.0]);
+    let numbers: Vec<u64> = a.iter().map(|j| j["line"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [3, 4, 5, 6, 8, 9]);
 
     for (j, entry, listed) in [(&a[0], &entries[0], true), (&a[5], &entries[2], true)]
         .into_iter()
         .chain([(&a[1], &entries[1], false)])
     {
-        let mut keys = j.keys();
+        let mut keys = keys(j);
         if listed {
             keys.retain(|k| *k != "expected" && *k != "match");
-            assert!(j.get("match").bool(), "{j:?}");
+            assert_eq!(j["match"].as_bool(), Some(true), "{j}");
             assert_eq!(
-                j.get("expected").number() as i32,
-                entry.best_score().unwrap()
+                j["expected"].as_i64(),
+                Some(entry.best_score().unwrap().into())
             );
         } else {
-            assert!(j.field("match").is_none() && j.field("expected").is_none());
+            assert!(j.get("match").is_none() && j.get("expected").is_none());
         }
         assert_eq!(keys, FIELDS);
-        let empties = entry.position.board.empty_count();
-        assert_eq!(j.get("board").str(), entry.position.to_board_string());
-        assert_eq!(j.get("empties").number() as u32, empties);
-        assert_eq!(j.get("depth").number() as u32, empties);
-        assert_eq!(j.get("selectivity").number(), 100.0);
-        assert!(!j.get("wld").bool());
-        let score = j.get("score").number() as i32;
-        assert_eq!(score, entry.best_score().unwrap(), "{j:?}");
+        let empties = u64::from(entry.position.board.empty_count());
         assert_eq!(
-            j.get("result").str(),
+            j["board"].as_str(),
+            Some(&*entry.position.to_board_string())
+        );
+        assert_eq!(j["empties"].as_u64(), Some(empties));
+        assert_eq!(j["depth"].as_u64(), Some(empties));
+        assert_eq!(j["selectivity"].as_u64(), Some(100));
+        assert_eq!(j["wld"].as_bool(), Some(false));
+        let score = j["score"].as_i64().unwrap() as i32;
+        assert_eq!(score, entry.best_score().unwrap(), "{j}");
+        assert_eq!(
+            j["result"].as_str().unwrap(),
             ["loss", "draw", "win"][(score.signum() + 1) as usize]
         );
-        let best: Move = j.get("best").str().parse().unwrap();
-        assert!(entry.best_moves().contains(&best), "{j:?}");
+        let best: Move = j["best"].as_str().unwrap().parse().unwrap();
+        assert!(entry.best_moves().contains(&best), "{j}");
         // The principal variation starts with the best move and plays out, legally, to a
         // finished game with the score.
-        let pv = j.get("pv").array();
-        assert_eq!(pv[0].str(), j.get("best").str());
+        let pv = j["pv"].as_array().unwrap();
+        assert_eq!(pv[0], j["best"]);
         let mut board = entry.position.board;
         for mv in pv {
-            let mv: Move = mv.str().parse().unwrap();
+            let mv: Move = mv.as_str().unwrap().parse().unwrap();
             board = board
                 .try_play_move(mv)
-                .unwrap_or_else(|e| panic!("{e}: {j:?}"));
+                .unwrap_or_else(|e| panic!("{e}: {j}"));
         }
-        assert!(board.is_game_over(), "{j:?}");
+        assert!(board.is_game_over(), "{j}");
         // Passes are plies of the line, so its parity says whose view the final board has.
         let end = board.final_score();
         assert_eq!(if pv.len() % 2 == 0 { end } else { -end }, score);
-        assert!(j.get("nodes").number() > 0.0 && j.get("time").number() >= 0.0);
+        assert!(j["nodes"].as_u64().unwrap() > 0 && j["time"].as_f64().unwrap() >= 0.0);
     }
     assert!(
-        a[2].get("error").str().starts_with("bad board"),
-        "{:?}",
+        a[2]["error"].as_str().unwrap().starts_with("bad board"),
+        "{}",
         a[2]
     );
-    assert_eq!(a[3].get("error").str(), "line is not UTF-8");
+    assert_eq!(a[3]["error"].as_str(), Some("line is not UTF-8"));
     for bad in &a[2..4] {
-        assert_eq!(bad.keys(), ["error", "line"]);
+        assert_eq!(keys(bad), ["error", "line"]);
     }
     // The side to move must pass: Black takes c1 and White is wiped out, 3-0 with 61 empties.
-    assert_eq!(a[4].get("best").str(), "PA");
-    assert_eq!(a[4].get("score").number(), -64.0);
-    assert_eq!(a[4].get("pv").array()[0].str(), "PA");
+    assert_eq!(a[4]["best"].as_str(), Some("PA"));
+    assert_eq!(a[4]["score"].as_i64(), Some(-64));
+    assert_eq!(a[4]["pv"][0].as_str(), Some("PA"));
 
     // The bad lines make the exit status 1, after every line was answered.
     assert_eq!(o.status.code(), Some(1));
@@ -181,8 +187,9 @@ fn a_wrong_listed_score_is_a_mismatch_and_good_input_exits_zero() {
     assert_ne!(wrong, lines[0]);
     let o = solve(&["-"], format!("{wrong}\n{}\n", lines[1]).as_bytes());
     let a = answers(&o);
-    assert!(!a[0].get("match").bool() && a[1].get("match").bool());
-    assert_eq!(a[0].get("expected").number(), 20.0);
+    assert_eq!(a[0]["match"].as_bool(), Some(false));
+    assert_eq!(a[1]["match"].as_bool(), Some(true));
+    assert_eq!(a[0]["expected"].as_i64(), Some(20));
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("1 of 2 solves disagree"));
 
@@ -202,13 +209,13 @@ fn wld_answers_the_sign_of_the_score() {
     assert_eq!(a.len(), 6);
     for (j, entry) in a.iter().zip(&entries) {
         let sign = entry.best_score().unwrap().signum();
-        assert!(j.get("wld").bool());
-        assert_eq!(j.get("score").number() as i32, sign, "{j:?}");
+        assert_eq!(j["wld"].as_bool(), Some(true));
+        assert_eq!(j["score"].as_i64(), Some(sign.into()), "{j}");
         assert_eq!(
-            j.get("result").str(),
+            j["result"].as_str().unwrap(),
             ["loss", "draw", "win"][(sign + 1) as usize]
         );
-        assert!(j.get("match").bool());
+        assert_eq!(j["match"].as_bool(), Some(true));
     }
 }
 
@@ -229,13 +236,11 @@ fn two_processes_on_two_halves_answer_as_one_process() {
     }
     // The second process numbers its lines from 1.
     for j in &mut two[head.len()..] {
-        if let Json::Object(map) = j {
-            let n = map["line"].number();
-            map.insert("line".into(), Json::Number(n + head.len() as f64));
-        }
+        let n = j["line"].as_u64().unwrap();
+        j["line"] = Value::from(n + head.len() as u64);
     }
-    let one: Vec<String> = one.iter().map(stable).collect();
-    let two: Vec<String> = two.iter().map(stable).collect();
+    let one: Vec<Value> = one.iter().map(stable).collect();
+    let two: Vec<Value> = two.iter().map(stable).collect();
     assert_eq!(one, two);
 }
 
@@ -250,7 +255,7 @@ fn keeping_the_table_keeps_the_scores_on_two_threads_too() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let scores: Vec<i32> = answers(&o)
         .iter()
-        .map(|j| j.get("score").number() as i32)
+        .map(|j| j["score"].as_i64().unwrap() as i32)
         .collect();
     let listed: Vec<i32> = entries[..8]
         .iter()
@@ -271,8 +276,8 @@ fn a_file_with_jsonl_is_the_same_stream() {
     let from_stdin = solve(&["-", "--count", "3"], text.as_bytes());
     std::fs::remove_dir_all(&dir).ok();
     assert!(from_file.status.success() && from_stdin.status.success());
-    let from_file: Vec<String> = answers(&from_file).iter().map(stable).collect();
-    let from_stdin: Vec<String> = answers(&from_stdin).iter().map(stable).collect();
+    let from_file: Vec<Value> = answers(&from_file).iter().map(stable).collect();
+    let from_stdin: Vec<Value> = answers(&from_stdin).iter().map(stable).collect();
     assert_eq!(from_file.len(), 3);
     assert_eq!(from_file, from_stdin);
 
@@ -308,10 +313,8 @@ fn each_line_is_answered_before_the_next_is_read() {
         let answer = receive
             .recv_timeout(Duration::from_secs(60))
             .expect("an answer while stdin is still open");
-        assert_eq!(
-            parse_json(&answer).unwrap().get("line").number(),
-            (i + 1) as f64
-        );
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["line"].as_u64(), Some(i as u64 + 1));
     }
     drop(stdin);
     assert!(child.wait().unwrap().success());

@@ -1,13 +1,11 @@
 //! Helpers shared by the integration tests (and the benches): seeded random positions, drawn
-//! with the library's one generator ([`othello::rng`]) so that every test samples the same way,
-//! and a strict JSON reader ([`json`]) for the binary's JSON output.
+//! with the library's one generator ([`othello::rng`]) so that every test samples the same way.
+//! (The tests that read the binary's JSON output parse it with `serde_json`.)
 //!
 //! Each test file that uses them declares `mod common;`; not every file uses every helper.
 #![allow(dead_code)]
 
 use othello::Board;
-
-pub mod json;
 
 pub use othello::rng::{random_playout, SplitMix64};
 
