@@ -1,5 +1,5 @@
 //! Matches and tournaments end to end: reproducibility, the NBoard driver against our own
-//! binary, and faulty engines (the hidden `othello fake-engine` subcommand).
+//! binary, faulty engines (the hidden `othello fake-engine` subcommand), and `match --json`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -341,4 +341,167 @@ fn the_driver_talks_like_the_nboard_gui() {
         "{text}"
     );
     assert_eq!(lines.last(), Some(&"quit"), "{text}");
+}
+
+/// Runs `othello <args>` and returns its stdout, after checking that it succeeded.
+fn othello_stdout(args: &[&str]) -> String {
+    let o = std::process::Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the othello binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+/// `othello match --json`: one JSON object on one line, with the numbers of the table (the same
+/// games, the same seed), wins + draws + losses = games, and the audit's summary with
+/// `--audit`, equal to what `--audit-json` writes.
+#[test]
+fn match_json_is_the_table_for_scripts() {
+    let players = ["iago:1", "alphabeta:2:weighted"];
+    let base = [
+        "match", players[0], players[1], "--pairs", "2", "--seed", "4", "--quiet",
+    ];
+    let table = othello_stdout(&base);
+    let text = othello_stdout(&[&base[..], &["--json"]].concat());
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.ends_with("}\n"), "{text}");
+    let j: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let int = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key} is not a count: {v}"))
+    };
+    let float = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} is not a number: {v}"))
+    };
+    assert_eq!(j["a"].as_str(), Some(players[0]));
+    assert_eq!(j["b"].as_str(), Some(players[1]));
+    assert_eq!(int(&j, "games"), 4);
+    assert_eq!(int(&j, "pairs"), 2);
+    let (wins, draws, losses) = (int(&j, "wins"), int(&j, "draws"), int(&j, "losses"));
+    assert_eq!(wins + draws + losses, int(&j, "games"), "{j}");
+    let score = 100.0 * (wins as f64 + draws as f64 / 2.0) / 4.0;
+    assert!((float(&j, "score_percent") - score).abs() < 1e-9, "{j}");
+    for colour in ["as_black", "as_white"] {
+        let c = &j[colour];
+        assert_eq!(int(c, "games"), 2, "{j}");
+        assert_eq!(
+            int(c, "wins") + int(c, "draws") + int(c, "losses"),
+            2,
+            "{j}"
+        );
+    }
+    for key in ["wins", "draws", "losses"] {
+        assert_eq!(
+            int(&j["as_black"], key) + int(&j["as_white"], key),
+            int(&j, key)
+        );
+    }
+    let mean = (float(&j["as_black"], "mean_discs") + float(&j["as_white"], "mean_discs")) / 2.0;
+    assert!((float(&j, "mean_discs") - mean).abs() < 1e-9, "{j}");
+    let pentanomial: Vec<u64> = j["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!((pentanomial.len(), pentanomial.iter().sum::<u64>()), (5, 2));
+    // The Elo and its interval: numbers in order, or null where infinite.
+    let elo: Vec<Option<f64>> = ["elo_lower", "elo", "elo_upper"]
+        .iter()
+        .map(|key| {
+            let v = j.get(*key).unwrap_or_else(|| panic!("no {key}: {j}"));
+            assert!(v.is_null() || v.is_f64(), "{key}: {v}");
+            v.as_f64()
+        })
+        .collect();
+    if let [Some(lower), Some(elo), Some(upper)] = elo[..] {
+        assert!(lower <= elo && elo <= upper, "{j}");
+    }
+    // As the table shows them; null is infinite, with the sign docs/COMMANDS.md gives it.
+    let shown = |x: Option<f64>, infinite_sign_up: bool| match x {
+        Some(x) => format!("{x:+.1}"),
+        None if infinite_sign_up => "+inf".to_string(),
+        None => "-inf".to_string(),
+    };
+    let elo_line = format!(
+        "Elo {} [{}, {}] (95%; pentanomial over 2 pairs: {})",
+        shown(elo[1], score > 50.0),
+        shown(elo[0], score == 100.0),
+        shown(elo[2], score != 0.0),
+        pentanomial
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    assert!(table.contains(&elo_line), "{elo_line:?} not in\n{table}");
+    assert_eq!(int(&j, "forfeits"), 0);
+    assert_eq!(j["faults"], serde_json::json!([]));
+    for key in ["sprt", "most_time_used", "clock_use", "audit"] {
+        assert_eq!(j.get(key), Some(&serde_json::Value::Null), "{key}: {j}");
+    }
+    // The same numbers as the table of the same match.
+    assert!(table.contains(&format!(
+        "{} vs {}: 4 games, 2 pairs",
+        players[0], players[1]
+    )));
+    let total = format!(
+        "total           4 {wins:>6} {draws:>6} {losses:>6} {:>6.1}% {:>+7.2}",
+        score,
+        float(&j, "mean_discs")
+    );
+    assert!(table.contains(&total), "{total:?} not in\n{table}");
+
+    // With an audit: its summary, equal to the --audit-json file without the games.
+    let file = temp_path("match-audit.json");
+    let text = othello_stdout(
+        &[
+            &base[..],
+            &[
+                "--json",
+                "--audit",
+                "10",
+                "--audit-json",
+                file.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::remove_file(&file).ok();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let with_audit: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(with_audit["wins"], j["wins"], "the same games");
+    let audit = &with_audit["audit"];
+    assert_eq!(
+        audit["players"],
+        serde_json::json!(["A: iago:1", "B: alphabeta:2:weighted"])
+    );
+    assert_eq!(audit["points"], serde_json::json!([10]));
+    let sides = audit["by_point"][0]["sides"].as_array().unwrap();
+    assert_eq!(sides.len(), 2);
+    for s in sides {
+        assert_eq!(
+            int(s, "games") + int(s, "ended_before") + int(s, "unfinished"),
+            4
+        );
+    }
+    assert!(audit.get("games").is_none(), "the games are --audit-json's");
+    for key in [
+        "players",
+        "points",
+        "jobs",
+        "hash_mb",
+        "positions",
+        "solves",
+        "nodes",
+        "by_point",
+    ] {
+        assert_eq!(audit[key], written[key], "{key}");
+    }
 }

@@ -12,10 +12,12 @@
 //! - [`series`]: pairs of games on worker threads (`-j N`), reproducible from a seed;
 //! - [`stats`]: Elo with a 95% interval and the SPRT, on the pentanomial pair model;
 //! - [`summary`]: the match and tournament tables;
+//! - [`json`]: a match's summary as JSON, for scripts (`othello match --json`);
 //! - [`command`]: the `match` and `tournament` commands (progress bar, GGF output), and the
 //!   played games as the input of an audit ([`crate::review::audit`]);
 
 pub mod command;
+pub mod json;
 pub mod openings;
 pub mod referee;
 pub mod series;

@@ -116,6 +116,10 @@ pub struct MatchArgs {
     /// Write the audit as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "audit")]
     audit_json: Option<PathBuf>,
+    /// Print the summary (and the audit's, with --audit) as one JSON object on one line
+    /// instead of the tables, for scripts (fields in docs/COMMANDS.md).
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     series: SeriesArgs,
 }
@@ -150,28 +154,40 @@ pub fn run_match(
     };
     let Some(points) = args.audit else {
         let summary = arena::run_match(&options)?;
-        write!(out, "{summary}")?;
+        if args.json {
+            out.write_all(arena::json::match_json(&summary, None).as_bytes())?;
+        } else {
+            write!(out, "{summary}")?;
+        }
         return Ok(());
     };
     let (summary, pairs) = arena::run_match_games(&options)?;
-    write!(out, "{summary}")?;
-    writeln!(out)?;
-    out.flush()?;
+    if !args.json {
+        // The summary before the audit's solves, which take a while.
+        write!(out, "{summary}")?;
+        writeln!(out)?;
+        out.flush()?;
+    }
     let games = arena::audit_games_of(&pairs)?;
     let players = [format!("A: {}", summary.a), format!("B: {}", summary.b)];
     let audit = AuditOptions {
         jobs: options.config.concurrency,
         ..AuditOptions::new(points)
     };
-    super::audit::run_audit(
+    let report = super::audit::run_audit(
         &games,
         &players,
         &audit,
         eval,
         !args.series.quiet,
         args.audit_json.as_deref(),
-        out,
-    )
+    )?;
+    if args.json {
+        out.write_all(arena::json::match_json(&summary, Some(&report)).as_bytes())?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(())
 }
 
 #[derive(Args)]

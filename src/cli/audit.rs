@@ -11,10 +11,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use othello::eval::EngineEval;
 use othello::gamedb::{self, Format, ReadOptions};
-use othello::review::audit::{self, AuditGame, AuditOptions, AuditPoints, DEFAULT_AUDIT_HASH_MB};
+use othello::review::audit::{
+    self, AuditGame, AuditOptions, AuditPoints, AuditReport, DEFAULT_AUDIT_HASH_MB,
+};
 use othello::search::tt::MAX_HASH_MB;
 
-use super::CliResult;
+use super::{CliError, CliResult};
 
 #[derive(Args)]
 pub struct AuditArgs {
@@ -82,19 +84,20 @@ pub fn audit_files(args: AuditArgs, eval: EngineEval, out: &mut impl Write) -> C
         jobs: args.jobs as usize,
         hash_mb: args.hash as usize,
     };
-    run_audit(
+    let report = run_audit(
         &games,
         &players,
         &options,
         &eval,
         !args.quiet,
         args.json.as_deref(),
-        out,
-    )
+    )?;
+    write!(out, "{report}")?;
+    Ok(())
 }
 
 /// Audits `games` with a progress bar on stderr (if `progress`), writes the JSON report to
-/// `json` if given, and the table to `out`.
+/// `json` if given, and returns the report (the caller shows it).
 pub fn run_audit(
     games: &[AuditGame],
     players: &[String],
@@ -102,8 +105,7 @@ pub fn run_audit(
     eval: &EngineEval,
     progress: bool,
     json: Option<&Path>,
-    out: &mut impl Write,
-) -> CliResult {
+) -> Result<AuditReport, CliError> {
     let bar = if progress {
         let bar =
             ProgressBar::with_draw_target(Some(games.len() as u64), ProgressDrawTarget::stderr());
@@ -125,6 +127,5 @@ pub fn run_audit(
         gamedb::write_atomically(path, audit::to_json(&report).as_bytes())?;
         log::info!("wrote {}", path.display());
     }
-    write!(out, "{report}")?;
-    Ok(())
+    Ok(report)
 }
