@@ -432,6 +432,20 @@ impl Game {
         Ok(())
     }
 
+    /// Takes back the last move (a pass counts as a move), returning it; `None` when no move
+    /// has been played.
+    pub fn pop(&mut self) -> Option<MoveRecord> {
+        let record = self.moves.pop()?;
+        let mut pos = self.start;
+        for r in &self.moves {
+            pos = pos
+                .try_play(r.mv)
+                .expect("moves are checked when they are added");
+        }
+        self.current = pos;
+        Some(record)
+    }
+
     /// The time control of `color`, if any.
     pub fn time_control(&self, color: Color) -> Option<TimeControl> {
         match color {

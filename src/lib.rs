@@ -18,7 +18,8 @@
 //!   prints.
 //! - [`clock`]: time controls, their text forms, the remaining-time and flag rules, the
 //!   search's clock; [`rng`]: the one pseudo-random generator (SplitMix64) and random play-outs.
-//! - [`game`]: game records and GGF; [`protocol`]: the NBoard protocol and its extensions.
+//! - [`engine`]: the engine every face uses (searcher, book, move policy, pondering);
+//!   [`game`]: game records and GGF; [`protocol`]: the NBoard protocol and its extensions.
 //! - [`gamedb`]: game databases (WTHOR `.wtb`, PGN, GGF, transcripts): reading, writing,
 //!   statistics, the export of distinct positions.
 //! - [`players`]: PAIP's strategies, the engine and external NBoard engines behind one trait;
@@ -69,6 +70,7 @@ pub mod board;
 pub mod book;
 pub mod clock;
 pub mod cpu;
+pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod flip;

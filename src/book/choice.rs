@@ -53,11 +53,12 @@ impl BookChoice {
 
 /// A book an engine owns and learns into ([`BookChoice::open_owned`]): the book, and the
 /// file that learned games are saved to (`None` for the embedded book and for Edax books,
-/// which are read but never overwritten).
+/// which are read but never overwritten). The book is shared until it is learned into
+/// (`Arc::make_mut` copies it then), so engines that only read it share one copy.
 #[derive(Clone, Debug)]
 pub struct OwnedBook {
     /// The book.
-    pub book: Book,
+    pub book: Arc<Book>,
     /// Where `learn` saves it.
     pub save_to: Option<std::path::PathBuf>,
 }
@@ -69,13 +70,13 @@ impl BookChoice {
         match self {
             BookChoice::Off => Ok(None),
             BookChoice::Default => Ok(Some(OwnedBook {
-                book: (*default_book()).clone(),
+                book: default_book(),
                 save_to: None,
             })),
             // Nothing at all there (a dangling link or a link loop is something, and is
             // refused when read): a new book, created by the first save.
             BookChoice::File(path) if !crate::files::exists(path)? => Ok(Some(OwnedBook {
-                book: (*default_book()).clone(),
+                book: default_book(),
                 save_to: Some(path.clone()),
             })),
             BookChoice::File(path) => {
@@ -83,7 +84,7 @@ impl BookChoice {
                 let edax = edax::looks_like_edax(&bytes);
                 let book = load_bytes(path, &bytes)?;
                 Ok(Some(OwnedBook {
-                    book,
+                    book: Arc::new(book),
                     save_to: (!edax).then(|| path.clone()),
                 }))
             }

@@ -403,16 +403,21 @@ pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
             "--book-randomness: expected discs from 0 to 64",
         ));
     }
-    args.book
-        .open_owned()
-        .map_err(|e| super::fail(format!("--book {}: {e}", args.book)))?;
-    othello::protocol::run_stdio_with(othello::protocol::EngineOptions {
+    let options = othello::engine::EngineOptions {
         eval,
         threads: args.threads.unwrap_or_else(available_threads),
         ponder: args.ponder,
-        book: args.book,
+        book: args.book.clone(),
         book_randomness: (args.book_randomness * 100.0).round() as u32,
-        ..othello::protocol::EngineOptions::default()
+        ..othello::engine::EngineOptions::default()
+    };
+    // The book is opened here, once: a book that cannot be used stops the program.
+    let engine = othello::engine::Engine::new(options).map_err(|e| match e {
+        othello::engine::EngineError::OpenBook { reason, .. } => {
+            super::fail(format!("--book {}: {reason}", args.book))
+        }
+        e => super::fail(e.to_string()),
     })?;
+    othello::protocol::run_stdio_engine(othello::protocol::Engine::from_engine(engine))?;
     Ok(())
 }

@@ -1,26 +1,24 @@
-//! The full engine, in-process: the crate's [`Searcher`] (iterative-deepening PVS with the
-//! endgame solver) with the engine's evaluator, as a [`Player`].
+//! The full engine, in-process, as a [`Player`]: a thin adapter over
+//! [`crate::engine::Engine`], which owns the searcher, the book, the move policy and
+//! pondering.
 //!
 //! Limits come from three places, combined: the spec (`engine:depth=N`, `engine:time=S` for a
 //! fixed time per move), the match's depth limit, and the game clock. The clock is always
 //! obeyed when the game has one, whatever the spec says, so the engine never plays on after
 //! its flag falls. With no clock, no depth and no time, each move gets
-//! [`MATCH_MOVE_TIME_MS`]. In a timed game, a single legal move gets a short search for its
-//! eval ([`FORCED_MOVE_TIME_MS`], as the NBoard engine does), so the clock is kept for real
-//! choices.
+//! [`MATCH_MOVE_TIME_MS`]. A single legal move is played at once in every mode (the engine's
+//! policy: see [`crate::engine`]).
 
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::board::{Board, Move};
-use crate::book::{Book, BookChoice};
-use crate::clock::{FORCED_MOVE_TIME_MS, MATCH_MOVE_TIME_MS};
+use crate::board::Move;
+use crate::book::{BookChoice, OwnedBook};
+use crate::clock::MATCH_MOVE_TIME_MS;
+use crate::engine::{Engine, EngineError, EngineOptions};
 use crate::eval::{EngineEval, EvalChoice};
-use crate::rng::SplitMix64;
 use crate::search::tt::SHARED_HASH_MB;
-use crate::search::{Limits, Searcher, Selectivity, DEFAULT_SELECTIVITY};
+use crate::search::{Limits, Selectivity, DEFAULT_SELECTIVITY};
 
-use super::ponder::Ponderer;
 use super::{Choice, Player, PlayerError, Turn};
 
 /// How the engine player is limited (the `engine:...` spec options).
@@ -66,19 +64,15 @@ impl Default for EngineSettings {
 
 /// The engine as a player.
 pub struct EnginePlayer {
-    /// Shared with the pondering thread, which holds it while it thinks.
-    searcher: Arc<Mutex<Searcher<EngineEval>>>,
-    ponderer: Ponderer,
-    book: Option<Arc<Book>>,
-    /// Draws among near-equal book moves; reseeded by each game's seed.
-    rng: SplitMix64,
+    engine: Engine,
     settings: EngineSettings,
     name: String,
 }
 
 impl EnginePlayer {
     /// An engine limited by `settings`, called `name`. Fails when the evaluator named by
-    /// `settings.eval`, or the book named by `settings.book`, cannot be loaded.
+    /// `settings.eval`, or the book named by `settings.book`, cannot be loaded, or the table
+    /// cannot be allocated.
     pub fn new(settings: EngineSettings, name: String) -> Result<EnginePlayer, PlayerError> {
         let eval = settings
             .eval
@@ -88,58 +82,66 @@ impl EnginePlayer {
             .book
             .load()
             .map_err(|e| PlayerError::Eval(format!("book {}: {e}", settings.book)))?;
-        // `hash=` comes from the command line: a table the machine cannot give is an error.
-        let searcher = Searcher::try_new(eval, settings.hash_mb.max(1))?;
-        Ok(EnginePlayer::from_parts(settings, searcher, book, name))
+        EnginePlayer::from_parts(settings, eval, book, name)
     }
 
     /// An engine limited by `settings` (whose `eval` is ignored) searching with `eval`. A
     /// book file that cannot be read is logged and left out.
-    pub fn with_eval(settings: EngineSettings, eval: EngineEval, name: String) -> EnginePlayer {
+    pub fn with_eval(
+        settings: EngineSettings,
+        eval: EngineEval,
+        name: String,
+    ) -> Result<EnginePlayer, PlayerError> {
         let book = settings.book.load().unwrap_or_else(|e| {
             log::warn!("book {}: {e}; playing without a book", settings.book);
             None
         });
-        let searcher = Searcher::new(eval, settings.hash_mb.max(1));
-        EnginePlayer::from_parts(settings, searcher, book, name)
+        EnginePlayer::from_parts(settings, eval, book, name)
     }
 
-    /// The player around `searcher`, set up as `settings` say.
+    /// The player around an engine set up as `settings` say.
     fn from_parts(
         settings: EngineSettings,
-        mut searcher: Searcher<EngineEval>,
-        book: Option<Arc<Book>>,
+        eval: EngineEval,
+        book: Option<std::sync::Arc<crate::book::Book>>,
         name: String,
-    ) -> EnginePlayer {
-        searcher.set_selectivity(settings.selectivity);
-        searcher.set_threads(settings.threads);
-        EnginePlayer {
-            searcher: Arc::new(Mutex::new(searcher)),
-            ponderer: Ponderer::default(),
+    ) -> Result<EnginePlayer, PlayerError> {
+        let options = EngineOptions {
+            // `hash=` comes from the command line: a table the machine cannot give is an error.
+            hash_mb: settings.hash_mb.max(1),
+            eval,
+            threads: settings.threads,
+            ponder: settings.ponder,
+            book: settings.book.clone(),
+            book_randomness: settings.book_randomness,
+            selectivity: settings.selectivity,
+            ..EngineOptions::default()
+        };
+        // A player reads its book and never learns into it.
+        let book = book.map(|book| OwnedBook {
             book,
-            rng: SplitMix64::new(0),
+            save_to: None,
+        });
+        let engine = Engine::with_book(options, book).map_err(|e| match e {
+            EngineError::HashAlloc(e) => PlayerError::Memory(e),
+            e => PlayerError::Eval(e.to_string()),
+        })?;
+        Ok(EnginePlayer {
+            engine,
             settings,
             name,
-        }
+        })
     }
 
-    /// The searcher (waits for a pondering search to let go of it; none is running when the
-    /// player is asked for a move).
-    fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<EngineEval>> {
-        self.searcher.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The search limits for this turn.
+    /// The player's limits for this turn: the game clock, the depth of the spec (or the
+    /// match's), the time of the spec, and [`MATCH_MOVE_TIME_MS`] when none of these is given.
+    /// (The engine then plays a forced move at once.)
     pub fn limits(&self, turn: &Turn<'_>) -> Limits {
         let clock = turn.game.clock();
         let depth = self.settings.depth.or(turn.depth);
         let mut move_time = self.settings.move_time;
         if clock.is_none() && depth.is_none() && move_time.is_none() {
             move_time = Some(Duration::from_millis(MATCH_MOVE_TIME_MS));
-        }
-        if clock.is_some() && turn.game.position().board.moves().count_ones() == 1 {
-            let forced = Duration::from_millis(FORCED_MOVE_TIME_MS);
-            move_time = Some(move_time.map_or(forced, |t| t.min(forced)));
         }
         Limits {
             depth,
@@ -156,46 +158,30 @@ impl Player for EnginePlayer {
     }
 
     fn new_game(&mut self, seed: u64) -> Result<(), PlayerError> {
-        self.rng = SplitMix64::new(seed ^ 0xB00C_B00C_B00C_B00C);
-        self.ponderer.finish(&Board::start());
-        self.searcher().clear();
+        self.engine.new_game(seed);
         Ok(())
     }
 
     fn choose(&mut self, turn: &Turn<'_>) -> Result<Choice, PlayerError> {
-        let board = turn.game.position().board;
-        self.ponderer.finish(&board);
-        if board.moves() == 0 {
+        if turn.game.position().board.is_game_over() {
+            self.engine.stop_pondering();
             return Ok(Choice::new(Move::Pass));
         }
-        let randomness = self.settings.book_randomness;
-        if let Some(m) = self
-            .book
-            .as_ref()
-            .and_then(|b| b.choose(&board, randomness, &mut self.rng))
-        {
-            return Ok(Choice {
-                mv: m.mv,
-                eval: Some(f64::from(m.value) / 100.0),
-                elapsed: None,
-            });
-        }
         let limits = self.limits(turn);
-        let result = {
-            let mut searcher = self.searcher();
-            searcher
-                .stop_flag()
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            searcher.search(&board, &limits, &mut ())
-        };
+        self.engine.set_game(turn.game.clone());
+        self.engine.set_depth(limits.depth);
+        let decision = self
+            .engine
+            .choose(limits.clock, limits.move_time, &mut ())
+            .map_err(|e| PlayerError::Eval(e.to_string()))?;
+        // Think on the opponent's time, unless the depth is fixed (where it could not change
+        // a move, and could make a game depend on the timing).
         if self.settings.ponder && limits.depth.is_none() {
-            if let Some(target) = result.expected_position(&board) {
-                self.ponderer.start(&self.searcher, target);
-            }
+            self.engine.start_pondering();
         }
         Ok(Choice {
-            mv: result.best,
-            eval: Some(result.value.discs()),
+            mv: decision.mv,
+            eval: decision.eval,
             elapsed: None,
         })
     }
@@ -248,7 +234,8 @@ mod tests {
             EngineSettings::default(),
             EngineEval::default(),
             "engine".to_string(),
-        );
+        )
+        .unwrap();
         player.limits(&Turn {
             game,
             depth: None,
@@ -257,23 +244,53 @@ mod tests {
     }
 
     #[test]
-    fn a_forced_move_in_a_timed_game_gets_a_short_search() {
+    fn the_player_limits_come_from_the_clock_the_spec_or_the_match_default() {
         let clock = Some(TimeControl::new(60.0));
-        let forced = limits(&game_with_moves(1, clock));
-        assert_eq!(
-            forced.move_time,
-            Some(Duration::from_millis(FORCED_MOVE_TIME_MS))
-        );
-        assert!(forced.clock.is_some());
-        // A real choice is left to the clock.
-        let choice = limits(&game_with_moves(3, clock));
-        assert_eq!(choice.move_time, None);
-        assert!(choice.clock.is_some());
-        // Untimed games are unchanged: the default time per move, forced or not.
-        let untimed = limits(&game_with_moves(1, None));
+        // Timed: the clock alone (a forced move is the engine's business, see crate::engine).
+        let timed = limits(&game_with_moves(3, clock));
+        assert_eq!(timed.move_time, None);
+        assert!(timed.clock.is_some());
+        // Untimed: the default time per move.
+        let untimed = limits(&game_with_moves(3, None));
         assert_eq!(
             untimed.move_time,
             Some(Duration::from_millis(MATCH_MOVE_TIME_MS))
         );
+        assert!(untimed.clock.is_none());
+    }
+
+    #[test]
+    fn a_forced_move_is_played_at_once_in_an_untimed_game_too() {
+        let game = game_with_moves(1, None);
+        let board = game.position().board;
+        let mut player = EnginePlayer::new(
+            EngineSettings {
+                book: BookChoice::Off,
+                hash_mb: 1,
+                ..EngineSettings::default()
+            },
+            "engine".to_string(),
+        )
+        .unwrap();
+        player.new_game(1).unwrap();
+        let t0 = std::time::Instant::now();
+        let choice = player
+            .choose(&Turn {
+                game: &game,
+                depth: None,
+                deadline: None,
+            })
+            .unwrap();
+        // Well under the 1 s an untimed move gets.
+        assert!(
+            t0.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t0.elapsed()
+        );
+        let Move::Place(sq) = choice.mv else {
+            panic!("{:?}", choice.mv)
+        };
+        assert_eq!(board.moves(), sq.bit(), "the only legal move");
+        assert!(choice.eval.is_some());
     }
 }

@@ -25,7 +25,6 @@
 pub mod engine;
 pub mod nboard;
 pub mod paip;
-pub mod ponder;
 pub mod spec;
 
 use std::time::{Duration, Instant};

@@ -34,7 +34,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let mut engine = Engine::new(options);
+    let mut engine = Engine::new(options).map_err(io::Error::other)?;
     let source = ThreadedInput::spawn(input, engine.stop_flag())?;
     serve(&mut engine, source, output)
 }
@@ -46,7 +46,7 @@ pub fn run_sync<R: BufRead, W: Write>(
     output: W,
     options: EngineOptions,
 ) -> io::Result<()> {
-    let mut engine = Engine::new(options);
+    let mut engine = Engine::new(options).map_err(io::Error::other)?;
     serve(&mut engine, SyncInput::new(input), output)
 }
 
@@ -61,12 +61,17 @@ pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
 
 /// Serves the GUI on standard input and output with `options`.
 pub fn run_stdio_with(options: EngineOptions) -> io::Result<()> {
-    log::info!("evaluator: {}", options.eval.describe());
-    run(
-        io::BufReader::new(io::stdin()),
-        io::stdout().lock(),
-        options,
-    )
+    let engine = Engine::new(options).map_err(io::Error::other)?;
+    run_stdio_engine(engine)
+}
+
+/// Serves the GUI on standard input and output with an engine already built (its book
+/// opened once, by the caller, which reported any error).
+pub fn run_stdio_engine(engine: Engine) -> io::Result<()> {
+    let mut engine = engine;
+    log::info!("evaluator: {}", engine.engine().options().eval.describe());
+    let source = ThreadedInput::spawn(io::BufReader::new(io::stdin()), engine.stop_flag())?;
+    serve(&mut engine, source, io::stdout().lock())
 }
 
 /// The session loop: each line is parsed and executed in order; a line that cannot be used
@@ -80,7 +85,11 @@ pub fn serve<S: LineSource, W: Write>(
     let mut out = Responder::new(output);
     let stop = engine.stop_flag();
     loop {
-        let line = match source.next_input() {
+        let input = source.next_input();
+        // Whatever arrived, the thinking on the opponent's time ends here (the input thread
+        // already raised the stop flag; this waits for the search and lowers it).
+        engine.stop_pondering();
+        let line = match input {
             Input::Eof => return Ok(()),
             Input::Line(Ok(line)) => line,
             Input::Line(Err(e)) => {
