@@ -1,5 +1,6 @@
 //! The engine's own subcommands: `perft`, `search`, `bench`, `solve` (its JSON stream is in
-//! [`super::solve_stream`]), `quality`, and the NBoard protocol (`nboard`, or no subcommand).
+//! [`super::solve_stream`]), `quality`, the NBoard protocol (`nboard`, or no subcommand) and
+//! GTP (`gtp`).
 
 use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -420,4 +421,75 @@ pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
     })?;
     othello::protocol::run_stdio_engine(othello::protocol::Engine::from_engine(engine))?;
     Ok(())
+}
+
+#[derive(Args)]
+pub struct GtpArgs {
+    /// Search threads (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// The opening book: default (the embedded one), off, or a book file.
+    #[arg(long, default_value = "default", value_name = "default|off|FILE")]
+    book: othello::book::BookChoice,
+    /// Play uniformly among the book moves within this many discs of the best.
+    #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
+    book_randomness: f64,
+    /// Deepest midgame search of every `genmove` (default: no limit but the time).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Time per `genmove` when the GUI sets no clock, in seconds (default 5).
+    #[arg(long, value_parser = parse_seconds, value_name = "SECONDS")]
+    move_time: Option<Duration>,
+}
+
+/// `othello gtp`: the Go Text Protocol on stdin/stdout (GoGui, Quarry). The protocol itself
+/// is `othello::protocol::gtp`; this is only the loop that reads and writes.
+pub fn gtp(args: GtpArgs, eval: EngineEval) -> CliResult {
+    use othello::protocol::{Input, LineSource, SyncInput};
+    if !(args.book_randomness.is_finite() && (0.0..=64.0).contains(&args.book_randomness)) {
+        return Err(super::fail(
+            "--book-randomness: expected discs from 0 to 64",
+        ));
+    }
+    let options = othello::engine::EngineOptions {
+        eval,
+        threads: args.threads.unwrap_or_else(available_threads),
+        book: args.book.clone(),
+        book_randomness: (args.book_randomness * 100.0).round() as u32,
+        ..othello::engine::EngineOptions::default()
+    };
+    let mut engine = othello::engine::Engine::new(options).map_err(|e| match e {
+        othello::engine::EngineError::OpenBook { reason, .. } => {
+            super::fail(format!("--book {}: {reason}", args.book))
+        }
+        e => super::fail(e.to_string()),
+    })?;
+    engine.set_depth(args.depth);
+    let move_time = args.move_time.unwrap_or(Duration::from_millis(
+        othello::protocol::gtp::GTP_MOVE_TIME_MS,
+    ));
+    let mut gtp = othello::protocol::gtp::Gtp::new(engine, move_time);
+    let mut input = SyncInput::new(BufReader::new(io::stdin()));
+    let mut out = io::stdout().lock();
+    loop {
+        let response = match input.next_input() {
+            Input::Eof => return Ok(()),
+            Input::Line(Ok(line)) => {
+                log::debug!("< {line}");
+                gtp.execute(&line)
+            }
+            Input::Line(Err(e)) => Some(othello::protocol::gtp::GtpResponse {
+                id: None,
+                result: Err(e.to_string()),
+                quit: false,
+            }),
+        };
+        if let Some(response) = response {
+            write!(out, "{response}")?;
+            out.flush()?;
+            if response.quit {
+                return Ok(());
+            }
+        }
+    }
 }

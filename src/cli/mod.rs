@@ -1,7 +1,7 @@
 //! The command line: the argument grammar (clap), one function per subcommand in the files
 //! beside this one, and the one error type they return.
 //!
-//! - [`engine`]: `perft`, `search`, `bench`, `solve`, `quality`, and the NBoard protocol;
+//! - [`engine`]: `perft`, `search`, `bench`, `solve`, `quality`, the NBoard protocol and GTP;
 //! - [`solve_stream`]: `solve -` and `solve --jsonl`, positions in, JSON lines out;
 //! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
 //! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
@@ -96,6 +96,9 @@ pub struct Cli {
 enum Command {
     /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
     Nboard(engine::NboardArgs),
+    /// Speak the Go Text Protocol (GTP 2, with GoGui's rules commands) on stdin/stdout, for
+    /// GoGui or Quarry (see PROTOCOL.md).
+    Gtp(engine::GtpArgs),
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
     Perft(engine::PerftArgs),
     /// Search positions with iterative deepening, printing every iteration.
@@ -258,6 +261,10 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Nboard(args)) => {
             drop(out);
             engine::nboard(args, eval)
+        }
+        Some(Command::Gtp(args)) => {
+            drop(out);
+            engine::gtp(args, eval)
         }
         Some(Command::Perft(args)) => engine::perft(args, &mut out),
         Some(Command::Search(args)) => engine::search(args, eval, &mut out),

@@ -1,5 +1,6 @@
-//! The NBoard protocol (version 2), plus a few extension commands; `PROTOCOL.md` at the root of
-//! the repository describes every command and response.
+//! The NBoard protocol (version 2), plus a few extension commands, and the GTP face ([`gtp`],
+//! for GoGui and Quarry); `PROTOCOL.md` at the root of the repository describes every command
+//! and response.
 //!
 //! Shape (after neural-reversi's `gtp.rs`):
 //! - [`input`]: a length-capped, byte-tolerant line reader; lines come from a reader thread
@@ -15,6 +16,7 @@
 
 pub mod command;
 pub mod engine;
+pub mod gtp;
 pub mod input;
 pub mod response;
 
