@@ -16,7 +16,12 @@
 //! - **More empties**: null-window search with the transposition table (the parent prefetches
 //!   each child's cluster while it orders the moves), enhanced transposition cut-offs, and
 //!   ordering by fastest-first (moves leaving the opponent the fewest replies first, as in
-//!   Zebra) plus the evaluation, after the table's move.
+//!   Zebra) plus the evaluation of each child (static from [`EVAL_ORDER_MIN`] empties, a
+//!   small alpha-beta search of one to three plies from [`SEARCH_ORDER_MIN`] up), after the
+//!   table's move. At a null-window node the table's move is searched before the others are
+//!   evaluated: it usually ends a cut node alone, and then their evaluations would be wasted.
+//!   The table's move is the solver's own (an exact or selective pass's); a midgame entry's
+//!   move is also used.
 //! - Every null-window node above 4 empties tries the **stability cut-off**: the opponent's
 //!   stable discs bound the score from above (see [`crate::eval::stability`]).
 //! - **Principal variation** nodes (the root and the first line) use PVS: a full window for the
@@ -30,6 +35,7 @@
 //! A win/loss/draw solve is the same search with the window (-1, 1). Scores are in discs from
 //! the side to move's view, standard scoring (empties go to the winner).
 
+use std::cell::Cell;
 use std::marker::PhantomData;
 
 use crate::bitboard::{neighbours, squares, CORNERS, C_SQUARES, X_SQUARES};
@@ -70,6 +76,11 @@ pub const EVAL_ORDER_MIN: u32 = 12;
 /// rather than 18: 5% fewer nodes and 8% fewer cycles on FFO #40-#49; from 14 the extra
 /// evaluations cost more than the nodes saved.
 pub const SEARCH_ORDER_MIN: u32 = 15;
+/// Empties from which the ordering searches two plies from each child instead of one (an
+/// alpha-beta search with the evaluator at its leaves, [`Solver::order_search`]).
+pub const ORDER_DEPTH_2_MIN: u32 = 18;
+/// Empties from which it searches three plies from each child.
+pub const ORDER_DEPTH_3_MIN: u32 = 22;
 /// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units).
 const EVAL_ORDER_DIVISOR: i32 = 24;
 /// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
@@ -77,6 +88,8 @@ const POTENTIAL_WEIGHT: i32 = 2;
 /// Squares tried first within a parity class at `4..=SHALLOW_MAX` empties: all but the C- and
 /// X-squares (6% fewer nodes on FFO #40-#44 and #47 than parity order alone).
 const SHALLOW_FIRST: u64 = !(C_SQUARES | X_SQUARES);
+/// The ordering key of the table's move: above any other move's.
+const TT_KEY: i32 = 1000;
 /// Scores lie in -64..=64; this is above any of them.
 const INF: i32 = 65;
 /// Fewest empties at which a node of a parallel search defers the children other threads are
@@ -92,6 +105,8 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     stopper: &'a mut Stopper,
     /// Nodes visited so far (including the shallow searches of ProbCut).
     pub nodes: u64,
+    /// Evaluations made to order moves so far (not counted in `nodes`; for measurements).
+    order_evals: Cell<u64>,
     /// `Some` in a selective pass (see [`super::probcut`]), `None` in an exact search.
     selectivity: Option<Selectivity>,
     /// The selective passes' predictions.
@@ -144,6 +159,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             tt,
             stopper,
             nodes: 0,
+            order_evals: Cell::new(0),
             selectivity: None,
             end_model: probcut::default_model(),
             shallow_mpc: None,
@@ -272,9 +288,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
                 return (0, None);
             }
             log::debug!(
-                "solve pass {:?}: value >= {t}? {r} ({} nodes)",
+                "solve pass {:?}: value >= {t}? {r} ({} nodes, {} ordering evaluations)",
                 self.selectivity.map(|s| s.t()),
-                self.nodes
+                self.nodes,
+                self.order_evals.get()
             );
             // Exact scores are even; ProbCut's bounds (in a selective pass) may be odd.
             if r >= t {
@@ -535,7 +552,13 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             return -self.nws(o, p, -alpha - 1, n, true);
         }
         let mut list = [Candidate::default(); MAX_MOVES];
-        let count = self.order(p, o, mv, tt_move, &mut list);
+        let count = self.order_by_mobility(p, o, mv, tt_move, &mut list);
+        // The table's move goes first whatever the evaluation says, and usually ends a cut
+        // node by itself: the other moves' evaluations wait until it has not.
+        let tt_first = tt_move.is_some_and(|t| mv & t.bit() != 0);
+        if !tt_first {
+            self.add_eval_keys(p, o, &mut list[..count]);
+        }
         if n >= ETC_MIN {
             if let Some((v, sq)) = self.etc(p, o, alpha, &list[..count]) {
                 self.note_root_move(key, Some(sq));
@@ -565,6 +588,10 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
                 if v > alpha {
                     break;
                 }
+            }
+            if tt_first && cursor.first() {
+                // The cursor put the table's move at the head of the list.
+                self.add_eval_keys(p, o, &mut list[1..count]);
             }
         }
         if near_leaves {
@@ -640,10 +667,28 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
 
     /// Fills `list` with the moves of `mv`, keyed for ordering; returns how many.
     ///
-    /// Key (lower is better): the table's move first, then fastest-first (the opponent's
-    /// reply count, corners counting as fewer), with a small bonus for odd-parity regions.
+    /// Key (higher is tried first): the table's move first, then fastest-first (the
+    /// opponent's reply count, corners counting as fewer), with a small bonus for odd-parity
+    /// regions, and from [`EVAL_ORDER_MIN`] empties the evaluation (see
+    /// [`Solver::add_eval_keys`]).
     #[inline(always)]
     fn order(
+        &self,
+        p: u64,
+        o: u64,
+        mv: u64,
+        tt_move: Option<Square>,
+        list: &mut MoveList,
+    ) -> usize {
+        let count = self.order_by_mobility(p, o, mv, tt_move, list);
+        self.add_eval_keys(p, o, &mut list[..count]);
+        count
+    }
+
+    /// [`Solver::order`] without the evaluation, the costly part of the key: what a node needs
+    /// before it searches the table's move, which usually ends a cut node by itself.
+    #[inline(always)]
+    fn order_by_mobility(
         &self,
         p: u64,
         o: u64,
@@ -668,27 +713,14 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             }
             let replies = C::moves(cp, co);
             let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
-            let mut key = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
-            key += potential * POTENTIAL_WEIGHT;
-            key -= ((sq.bit() & odd) != 0) as i32 * 4;
-            if n >= EVAL_ORDER_MIN {
-                // Far from the end, the opponent's static evaluation of the result (or of a
-                // one-ply search from it) says more than mobility alone.
-                let v = if n >= SEARCH_ORDER_MIN {
-                    self.shallow(cp, co, replies)
-                } else {
-                    self.eval
-                        .evaluate_on::<C>(&Board::from_bits_unchecked(cp, co))
-                };
-                key += v / EVAL_ORDER_DIVISOR;
-            }
-            if Some(sq) == tt_move {
-                key = -1000;
-            }
-            // The key above is a cost (lower first); the list sorts higher first.
+            let mut cost = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
+            cost += potential * POTENTIAL_WEIGHT;
+            cost -= ((sq.bit() & odd) != 0) as i32 * 4;
+            // The cost above is lower-first; the list sorts higher first.
+            let key = if Some(sq) == tt_move { TT_KEY } else { -cost };
             list[count] = Candidate {
                 sq: sq.index() as u8,
-                key: -key,
+                key,
                 flips: f,
             };
             count += 1;
@@ -696,22 +728,84 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         count
     }
 
+    /// Adds the evaluation to the keys of `list` (moves from (`p`, `o`)) from
+    /// [`EVAL_ORDER_MIN`] empties: far from the end, the opponent's static evaluation of the
+    /// result (or, from [`SEARCH_ORDER_MIN`], of a one-ply search from it) says more than
+    /// mobility alone. The table's move keeps its key.
+    #[inline(always)]
+    fn add_eval_keys(&self, p: u64, o: u64, list: &mut [Candidate]) {
+        let n = (!(p | o)).count_ones();
+        if n < EVAL_ORDER_MIN {
+            return;
+        }
+        for c in list.iter_mut().filter(|c| c.key != TT_KEY) {
+            let bit = 1u64 << c.sq;
+            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ bit);
+            let v = if n >= ORDER_DEPTH_3_MIN {
+                self.order_search(cp, co, 3, -INF * 100, INF * 100)
+            } else if n >= ORDER_DEPTH_2_MIN {
+                self.order_search(cp, co, 2, -INF * 100, INF * 100)
+            } else if n >= SEARCH_ORDER_MIN {
+                self.shallow(cp, co, C::moves(cp, co))
+            } else {
+                self.order_eval(cp, co)
+            };
+            c.key -= v / EVAL_ORDER_DIVISOR;
+        }
+    }
+
     /// A one-ply search with the evaluator: the value for the side to move of (`p`, `o`), whose
     /// moves are `mv`, in centi-discs.
     #[inline(always)]
     fn shallow(&self, p: u64, o: u64, mv: u64) -> i32 {
         if mv == 0 {
-            return -self
-                .eval
-                .evaluate_on::<C>(&Board::from_bits_unchecked(o, p));
+            return -self.order_eval(o, p);
         }
         let mut best = i32::MIN;
         for sq in squares(mv) {
             let f = C::flips(sq, p, o);
-            let v = -self
-                .eval
-                .evaluate_on::<C>(&Board::from_bits_unchecked(o ^ f, p ^ f ^ sq.bit()));
+            let v = -self.order_eval(o ^ f, p ^ f ^ sq.bit());
             best = best.max(v);
+        }
+        best
+    }
+
+    /// The evaluation of (`p`, `o`) for the side to move, centi-discs, counted as an ordering
+    /// evaluation.
+    #[inline(always)]
+    fn order_eval(&self, p: u64, o: u64) -> i32 {
+        self.order_evals.set(self.order_evals.get() + 1);
+        self.eval
+            .evaluate_on::<C>(&Board::from_bits_unchecked(p, o))
+    }
+
+    /// An alpha-beta search of `depth` plies with the evaluator at its leaves, for ordering
+    /// far from the end: the value of (`p`, `o`) for the side to move, centi-discs, within
+    /// (`alpha`, `beta`), fail-soft. No table: these searches are small and many.
+    fn order_search(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.order_eval(p, o);
+        }
+        let mv = C::moves(p, o);
+        if mv == 0 {
+            if C::moves(o, p) == 0 {
+                return final_score(p, o) * 100;
+            }
+            return -self.order_search(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -INF * 100;
+        for sq in squares(mv) {
+            let f = C::flips(sq, p, o);
+            let v = -self.order_search(o ^ f, p ^ f ^ sq.bit(), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }

@@ -199,3 +199,60 @@ fn the_searchers_models_make_the_shallow_searches_selective() {
         "selective {selective} >= full width {full}"
     );
 }
+
+/// Plain negamax to `depth` plies with `eval` at the leaves (no pruning): the oracle for the
+/// ordering searches.
+fn eval_negamax(eval: &HandEval, p: u64, o: u64, depth: u32) -> i32 {
+    if depth == 0 {
+        return eval.evaluate(&Board::from_bits_unchecked(p, o));
+    }
+    let mv = moves(p, o);
+    if mv == 0 {
+        if moves(o, p) == 0 {
+            return final_score(p, o) * 100;
+        }
+        return -eval_negamax(eval, o, p, depth);
+    }
+    squares(mv)
+        .map(|sq| {
+            let f = flips(sq, p, o);
+            -eval_negamax(eval, o ^ f, p ^ f ^ sq.bit(), depth - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn ordering_searches_agree_with_negamax_and_keep_the_keys_of_a_full_ordering() {
+    let tt = TranspositionTable::new(1);
+    let eval = HandEval::new();
+    let mut stopper = Stopper::unlimited();
+    let solver = Solver::new(&eval, &tt, &mut stopper, 0);
+    for (i, b) in random_positions(24, 12, 77).into_iter().enumerate() {
+        let (p, o) = (b.player(), b.opponent());
+        for depth in 0..=3 {
+            assert_eq!(
+                solver.order_search(p, o, depth, -INF * 100, INF * 100),
+                eval_negamax(&eval, p, o, depth),
+                "position {i}, depth {depth}"
+            );
+        }
+        // Keys made in two steps (mobility first, the evaluation once the table's move has
+        // not cut) are the keys of the one-step ordering, and the table's move stays first.
+        let mv = moves(p, o);
+        let tt_move = squares(mv).last();
+        let mut whole = [Candidate::default(); MAX_MOVES];
+        let mut lazy = [Candidate::default(); MAX_MOVES];
+        let count = solver.order(p, o, mv, tt_move, &mut whole);
+        assert_eq!(
+            solver.order_by_mobility(p, o, mv, tt_move, &mut lazy),
+            count
+        );
+        solver.add_eval_keys(p, o, &mut lazy[..count]);
+        let keys = |l: &MoveList| l[..count].iter().map(|c| (c.sq, c.key)).collect::<Vec<_>>();
+        assert_eq!(keys(&whole), keys(&lazy), "position {i}");
+        let first = whole[..count].iter().max_by_key(|c| c.key).unwrap();
+        assert_eq!(Some(first.sq as u32), tt_move.map(|t| t.index() as u32));
+        assert!(solver.order_evals.get() > 0);
+    }
+}
