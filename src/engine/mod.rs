@@ -22,7 +22,10 @@
 //!    [`EngineOptions::depth_cap`]) and the node cap. What an untimed game gets per move is
 //!    the face's convention and is passed in by it: NBoard [`NBOARD_MOVE_TIME_MS`]
 //!    ([`EngineOptions::default_move_time`]), a match player with neither depth nor time
-//!    [`crate::clock::MATCH_MOVE_TIME_MS`], GTP its own default.
+//!    [`crate::clock::MATCH_MOVE_TIME_MS`], GTP its own default. A **level**
+//!    ([`Engine::set_level`], the table in [`level`]) replaces the depth, the selectivity and
+//!    the point where the exact solve starts, and is untimed: the face's time per move is
+//!    dropped, and only a game clock still caps the search.
 //!
 //! After a search, the engine remembers the position its principal variation expects after
 //! the reply, for pondering.
@@ -62,6 +65,10 @@ use crate::search::tt::{TableAllocError, TranspositionTable, MAX_SHARED_HASH_MB}
 use crate::search::{
     Limits, Observer, SearchResult, Searcher, Selectivity, Value, DEFAULT_SELECTIVITY, MAX_THREADS,
 };
+
+pub mod level;
+
+pub use level::{Level, LevelError};
 
 /// Depth of the search run on each position by [`Engine::analyze`] (lower if the engine's
 /// depth is lower).
@@ -282,6 +289,8 @@ pub struct Engine {
     expected: Option<Expected>,
     game: Game,
     depth: Option<u32>,
+    /// The level, if one is set (its depth is in `depth`, its selectivity in the searcher).
+    level: Option<Level>,
     book: Option<OwnedBook>,
     book_randomness: u32,
     rng: SplitMix64,
@@ -321,6 +330,7 @@ impl Engine {
             expected: None,
             game: Game::default(),
             depth: None,
+            level: None,
             book,
             book_randomness: options.book_randomness,
             rng: SplitMix64::new(0x0B00_C0DE),
@@ -385,9 +395,30 @@ impl Engine {
         self.depth
     }
 
-    /// Sets the depth limit (at most 60).
+    /// Sets the depth limit (at most 60). This ends a level ([`Engine::set_level`]): its
+    /// selectivity goes back to the one the engine started with, and its solve rule with it.
     pub fn set_depth(&mut self, depth: Option<u32>) {
+        if self.level.take().is_some() {
+            let selectivity = self.options.selectivity;
+            self.set_selectivity(selectivity);
+        }
         self.depth = depth.map(|d| d.min(60));
+    }
+
+    /// The level, if one is set.
+    pub fn level(&self) -> Option<Level> {
+        self.level
+    }
+
+    /// Plays at `level` ([`level`] has the table): its midgame depth, its exact-solve empties
+    /// and its selectivity, untimed (a face's default time per move no longer applies; a
+    /// game clock still does). `None` ends the level: no depth limit, and the selectivity the
+    /// engine started with.
+    pub fn set_level(&mut self, level: Option<Level>) {
+        let selectivity = level.map_or(self.options.selectivity, Level::selectivity);
+        self.set_selectivity(selectivity);
+        self.depth = level.map(Level::depth);
+        self.level = level;
     }
 
     /// Whether the engine thinks on the opponent's time.
@@ -537,7 +568,12 @@ impl Engine {
         }
         observer.thinking();
         let forced = board.moves().count_ones() == 1;
-        let mut move_time = move_time;
+        // A level is untimed: only the clock caps it (see `level`).
+        let mut move_time = if self.level.is_some() {
+            None
+        } else {
+            move_time
+        };
         if forced {
             let short = Duration::from_millis(FORCED_MOVE_TIME_MS);
             move_time = Some(move_time.map_or(short, |t| t.min(short)));
@@ -547,6 +583,7 @@ impl Engine {
             nodes: self.options.node_cap,
             move_time,
             clock,
+            solve_empties: self.level.map(Level::exact_empties),
         };
         let result = self.searcher().search(&board, &limits, observer);
         self.expected = result.expected_position(&board).map(|target| Expected {
@@ -640,6 +677,7 @@ impl Engine {
         let limits = Limits {
             depth: self.capped(self.depth),
             nodes: self.options.node_cap,
+            solve_empties: self.level.map(Level::exact_empties),
             ..Limits::default()
         };
         let nodes = if k > 1 && board.moves().count_ones() > 1 {

@@ -10,7 +10,8 @@
 //! alphabeta2:<depth>:<eval>
 //! alphabeta3:<depth>:<eval>
 //! iago:<depth>
-//! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB | threads=N
+//! engine[:<option>[,<option>...]]     option = level=N | depth=N | time=SECONDS | hash=MB
+//!                                             | threads=N
 //!                                             | ponder=on|off
 //!                                             | book=default|off|<book file>
 //!                                             | book-random=DISCS
@@ -24,6 +25,10 @@
 //! and the optional `@<dir>` is the working directory: the program runs there, and a relative
 //! program path is resolved from there (NBoard's "working directory" field). Examples:
 //! `nboard:self=target/release/othello`, `nboard:edax@/opt/edax=./mEdax -q`.
+//!
+//! `level=N` (1-60, [`crate::engine::level`]) sets the depth, the exact solve and the
+//! selectivity at once, untimed; it cannot be combined with `depth=`, `time=` or
+//! `selectivity=`.
 //!
 //! Parsing never panics; every mistake is a [`SpecError`] naming the offending part.
 
@@ -39,6 +44,7 @@ use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::book::BookChoice;
+use crate::engine::Level;
 use crate::eval::EvalChoice;
 use crate::search::tt::MAX_SHARED_HASH_MB;
 use crate::search::{SelectivitySetting, MAX_THREADS};
@@ -95,12 +101,15 @@ pub enum SpecError {
     Depth(String),
     /// An engine option that is unknown or malformed.
     #[error(
-        "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
+        "bad engine option {0:?}: expected level=N (1-60), depth=N (1-60), time=SECONDS, hash=MB, \
          threads=N, ponder=on|off, eval=default|hand|<weight file>, \
          selectivity=73|87|95|98|99|100, book=default|off|<book file> or \
          book-random=DISCS"
     )]
     EngineOption(String),
+    /// `level=` with an option it replaces.
+    #[error("engine option {0:?}: level=N sets the depth, the time rule and the selectivity; drop one of them")]
+    LevelConflict(String),
     /// An `nboard:` spec without `=` or with an empty command.
     #[error("{0:?}: expected nboard:<name>[@<dir>]=<command line>")]
     NboardSyntax(String),
@@ -166,6 +175,10 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
         let value = value.trim();
         match key.trim().to_ascii_lowercase().as_str() {
+            "level" => match value.parse::<Level>() {
+                Ok(level) => settings.level = Some(level),
+                Err(_) => return Err(bad()),
+            },
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=60).contains(&d) => settings.depth = Some(d),
                 _ => return Err(bad()),
@@ -209,6 +222,18 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
                 settings.eval = choice;
             }
             _ => return Err(bad()),
+        }
+    }
+    if settings.level.is_some() {
+        let default = EngineSettings::default();
+        for (key, set) in [
+            ("depth", settings.depth.is_some()),
+            ("time", settings.move_time.is_some()),
+            ("selectivity", settings.selectivity != default.selectivity),
+        ] {
+            if set {
+                return Err(SpecError::LevelConflict(key.to_string()));
+            }
         }
     }
     Ok(settings)
@@ -318,6 +343,9 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Engine(s) => {
                 f.write_str("engine")?;
                 let mut options = Vec::new();
+                if let Some(level) = s.level {
+                    options.push(format!("level={level}"));
+                }
                 if let Some(d) = s.depth {
                     options.push(format!("depth={d}"));
                 }
@@ -393,6 +421,8 @@ mod tests {
             "engine:depth=8,eval=hand",
             "engine:selectivity=95",
             "engine:time=1,selectivity=100",
+            "engine:level=1",
+            "engine:level=60,hash=8,book=off",
             "nboard:self=target/release/othello",
             "nboard:edax@/opt/edax=./mEdax -q",
         ] {
@@ -440,6 +470,24 @@ mod tests {
             ("engine:time=-1", SpecError::EngineOption("time=-1".into())),
             ("engine:speed=9", SpecError::EngineOption("speed=9".into())),
             ("engine:depth", SpecError::EngineOption("depth".into())),
+            ("engine:level=0", SpecError::EngineOption("level=0".into())),
+            (
+                "engine:level=61",
+                SpecError::EngineOption("level=61".into()),
+            ),
+            ("engine:level=x", SpecError::EngineOption("level=x".into())),
+            (
+                "engine:level=3,depth=4",
+                SpecError::LevelConflict("depth".into()),
+            ),
+            (
+                "engine:time=1,level=3",
+                SpecError::LevelConflict("time".into()),
+            ),
+            (
+                "engine:level=3,selectivity=95",
+                SpecError::LevelConflict("selectivity".into()),
+            ),
             ("nboard:x", SpecError::NboardSyntax("nboard:x".into())),
             ("nboard:x=", SpecError::NboardSyntax("nboard:x=".into())),
             ("nboard:a b=./e", SpecError::NboardName("a b".into())),
