@@ -295,9 +295,11 @@ pub fn play(
                 settings.level = Some(level);
                 PlayerSpec::Engine(settings)
             }
-            other => return Err(fail(format!(
+            other => {
+                return Err(fail(format!(
                 "--level {level}: the opponent {other} is not the engine (levels are the engine's)"
-            ))),
+            )))
+            }
         };
     }
     let mut player = with_global_eval(opponent, global).build()?;

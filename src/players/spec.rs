@@ -18,13 +18,15 @@
 //!                                             | eval=default|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
+//! gtp:<name>[@<dir>]=<command line>
 //! ```
 //!
 //! For `nboard`, the name must match `[A-Za-z0-9]+` (NBoard's rule), everything after the
 //! first `=` is the command line, split on whitespace with no quoting (as NBoard splits it),
 //! and the optional `@<dir>` is the working directory: the program runs there, and a relative
 //! program path is resolved from there (NBoard's "working directory" field). Examples:
-//! `nboard:self=target/release/othello`, `nboard:edax@/opt/edax=./mEdax -q`.
+//! `nboard:self=target/release/othello`, `nboard:edax@/opt/edax=./mEdax -q`. `gtp` is read
+//! the same way: `gtp:grhino=gtp-rhino`, `gtp:ours=target/release/othello gtp --level 4`.
 //!
 //! `level=N` (1-60, [`crate::engine::level`]) sets the depth, the exact solve and the
 //! selectivity at once, untimed; it cannot be combined with `depth=`, `time=` or
@@ -40,6 +42,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{EnginePlayer, EngineSettings};
+use super::gtp::GtpPlayer;
 use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
@@ -71,6 +74,8 @@ pub enum PlayerSpec {
     Engine(EngineSettings),
     /// `nboard:<name>[@<dir>]=<command>`.
     Nboard(EngineCommand),
+    /// `gtp:<name>[@<dir>]=<command>`.
+    Gtp(EngineCommand),
 }
 
 /// Why a spec string is not a player.
@@ -82,7 +87,7 @@ pub enum SpecError {
     /// The first field is not a known kind.
     #[error(
         "unknown player kind {0:?}: expected random, maximizer, minimax, alphabeta, \
-         alphabeta2, alphabeta3, iago, engine or nboard"
+         alphabeta2, alphabeta3, iago, engine, nboard or gtp"
     )]
     UnknownKind(String),
     /// Wrong number of `:` fields for the kind.
@@ -113,7 +118,10 @@ pub enum SpecError {
     /// An `nboard:` spec without `=` or with an empty command.
     #[error("{0:?}: expected nboard:<name>[@<dir>]=<command line>")]
     NboardSyntax(String),
-    /// An NBoard engine name with characters other than letters and digits.
+    /// A `gtp:` spec without `=` or with an empty command.
+    #[error("{0:?}: expected gtp:<name>[@<dir>]=<command line>")]
+    GtpSyntax(String),
+    /// An NBoard or GTP engine name with characters other than letters and digits.
     #[error("bad engine name {0:?}: use letters and digits only")]
     NboardName(String),
 }
@@ -122,7 +130,7 @@ impl PlayerSpec {
     /// The name the player goes by: the engine's name for `nboard`, the spec otherwise.
     pub fn name(&self) -> String {
         match self {
-            PlayerSpec::Nboard(cmd) => cmd.name.clone(),
+            PlayerSpec::Nboard(cmd) | PlayerSpec::Gtp(cmd) => cmd.name.clone(),
             other => other.to_string(),
         }
     }
@@ -152,6 +160,7 @@ impl PlayerSpec {
             PlayerSpec::Nboard(cmd) => {
                 Box::new(NboardPlayer::spawn_with_startup(cmd.clone(), startup)?)
             }
+            PlayerSpec::Gtp(cmd) => Box::new(GtpPlayer::spawn_with_startup(cmd.clone(), startup)?),
         })
     }
 }
@@ -239,8 +248,16 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
     Ok(settings)
 }
 
-fn parse_nboard(spec: &str, rest: &str) -> Result<EngineCommand, SpecError> {
-    let syntax = || SpecError::NboardSyntax(spec.to_string());
+/// The `<name>[@<dir>]=<command line>` of an `nboard:` or `gtp:` spec (`gtp` says which, for
+/// the syntax error).
+fn parse_external(spec: &str, rest: &str, gtp: bool) -> Result<EngineCommand, SpecError> {
+    let syntax = || {
+        if gtp {
+            SpecError::GtpSyntax(spec.to_string())
+        } else {
+            SpecError::NboardSyntax(spec.to_string())
+        }
+    };
     let (head, command) = rest.split_once('=').ok_or_else(syntax)?;
     let (name, dir) = match head.split_once('@') {
         Some((n, d)) if !d.trim().is_empty() => (n.trim(), Some(PathBuf::from(d.trim()))),
@@ -318,7 +335,8 @@ impl FromStr for PlayerSpec {
                 Some(options) => parse_engine_options(options).map(PlayerSpec::Engine),
             },
             // The command line may contain ':' (paths, URLs): take everything after "nboard:".
-            "nboard" => parse_nboard(spec, rest.unwrap_or("")).map(PlayerSpec::Nboard),
+            "nboard" => parse_external(spec, rest.unwrap_or(""), false).map(PlayerSpec::Nboard),
+            "gtp" => parse_external(spec, rest.unwrap_or(""), true).map(PlayerSpec::Gtp),
             _ => Err(SpecError::UnknownKind(kind)),
         }
     }
@@ -382,8 +400,13 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
-            PlayerSpec::Nboard(cmd) => {
-                write!(f, "nboard:{}", cmd.name)?;
+            PlayerSpec::Nboard(cmd) | PlayerSpec::Gtp(cmd) => {
+                let kind = if matches!(self, PlayerSpec::Gtp(_)) {
+                    "gtp"
+                } else {
+                    "nboard"
+                };
+                write!(f, "{kind}:{}", cmd.name)?;
                 if let Some(dir) = &cmd.dir {
                     write!(f, "@{}", dir.display())?;
                 }
@@ -425,6 +448,8 @@ mod tests {
             "engine:level=60,hash=8,book=off",
             "nboard:self=target/release/othello",
             "nboard:edax@/opt/edax=./mEdax -q",
+            "gtp:grhino=gtp-rhino",
+            "gtp:ours@/tmp=./othello gtp --level 2",
         ] {
             let spec: PlayerSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(spec.to_string(), text);
@@ -492,6 +517,9 @@ mod tests {
             ("nboard:x=", SpecError::NboardSyntax("nboard:x=".into())),
             ("nboard:a b=./e", SpecError::NboardName("a b".into())),
             ("nboard:=./e", SpecError::NboardName("".into())),
+            ("gtp:x", SpecError::GtpSyntax("gtp:x".into())),
+            ("gtp:x=  ", SpecError::GtpSyntax("gtp:x=".into())),
+            ("gtp:a b=./e", SpecError::NboardName("a b".into())),
         ];
         for (text, want) in cases {
             assert_eq!(&text.parse::<PlayerSpec>().unwrap_err(), want, "{text}");
