@@ -20,7 +20,7 @@
 //! 5. **Search**, limited by everything the face gives at once: the game clock of the side to
 //!    move, a time per move, the depth ([`Engine::set_depth`], capped by
 //!    [`EngineOptions::depth_cap`]) and the node cap. What an untimed game gets per move is
-//!    the face's convention and is passed in by it: NBoard [`NBOARD_MOVE_TIME_MS`]
+//!    the face's convention and is passed in by it: NBoard [`NBOARD_MOVE_TIME_MS`](crate::clock::NBOARD_MOVE_TIME_MS)
 //!    ([`EngineOptions::default_move_time`]), a match player with neither depth nor time
 //!    [`crate::clock::MATCH_MOVE_TIME_MS`], GTP its own default. A **level**
 //!    ([`Engine::set_level`], the table in [`level`]) replaces the depth, the selectivity and
@@ -57,18 +57,18 @@ use thiserror::Error;
 use crate::board::{Board, Move};
 use crate::book::build::learn_game;
 use crate::book::{BookChoice, BookMove, OwnedBook};
-use crate::clock::{Clock, FORCED_MOVE_TIME_MS, NBOARD_MOVE_TIME_MS};
+use crate::clock::{Clock, FORCED_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError, MoveRecord};
 use crate::rng::SplitMix64;
-use crate::search::tt::{TableAllocError, TranspositionTable, MAX_SHARED_HASH_MB};
-use crate::search::{
-    Limits, Observer, SearchResult, Searcher, Selectivity, Value, DEFAULT_SELECTIVITY, MAX_THREADS,
-};
+use crate::search::tt::TableAllocError;
+use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value, MAX_THREADS};
 
 pub mod level;
+mod options;
 
 pub use level::{Level, LevelError};
+pub use options::EngineOptions;
 
 /// Depth of the search run on each position by [`Engine::analyze`] (lower if the engine's
 /// depth is lower).
@@ -82,56 +82,6 @@ const LEARN_HASH_MB: usize = 16;
 
 /// The leaf search depth of [`Engine::learn`] when the book does not record one.
 pub const LEARN_DEPTH: u8 = 12;
-
-/// Settings fixed when the engine starts. The caps exist for tests and fuzzing, where no
-/// command may search for long.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    /// Transposition table size in MiB at start.
-    pub hash_mb: usize,
-    /// Largest size [`Engine::set_hash_mb`] accepts, in MiB.
-    pub max_hash_mb: u64,
-    /// Time per move in an untimed game, for the faces that use it (NBoard's `go`).
-    pub default_move_time: Duration,
-    /// A depth no search may exceed, whatever [`Engine::set_depth`] says.
-    pub depth_cap: Option<u32>,
-    /// A node budget no search may exceed.
-    pub node_cap: Option<u64>,
-    /// The evaluator at start (`--eval-file`; the embedded weights by default).
-    pub eval: EngineEval,
-    /// Whether [`Engine::set_eval`] and [`Engine::set_book`] may read files (off under
-    /// fuzzing, where a path could name a device).
-    pub allow_eval_files: bool,
-    /// Search threads at start; 1 is the deterministic search.
-    pub threads: usize,
-    /// Think on the opponent's time at start ([`Engine::set_ponder`] changes it).
-    pub ponder: bool,
-    /// The opening book [`Engine::new`] opens.
-    pub book: BookChoice,
-    /// Book randomness at start, centi-discs.
-    pub book_randomness: u32,
-    /// Midgame forward pruning at start.
-    pub selectivity: Option<Selectivity>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            hash_mb: TranspositionTable::DEFAULT_MB,
-            max_hash_mb: MAX_SHARED_HASH_MB as u64,
-            default_move_time: Duration::from_millis(NBOARD_MOVE_TIME_MS),
-            depth_cap: None,
-            node_cap: None,
-            eval: EngineEval::default(),
-            allow_eval_files: true,
-            threads: 1,
-            ponder: false,
-            book: BookChoice::Default,
-            book_randomness: 0,
-            selectivity: DEFAULT_SELECTIVITY,
-        }
-    }
-}
 
 /// Why the engine refused a request; the engine is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
