@@ -505,3 +505,118 @@ fn match_json_is_the_table_for_scripts() {
         assert_eq!(audit[key], written[key], "{key}");
     }
 }
+
+/// The GTP client against our own `othello gtp`: two pairs at level 1 and one clocked pair,
+/// every game played to the end without a fault (the referee checks every move; the records
+/// parse back, which replays them).
+#[test]
+fn gtp_driver_plays_our_own_binary() {
+    let path = temp_path("gtp-self.ggf");
+    let config = SeriesConfig {
+        openings: OpeningSource::Xot,
+        ..SeriesConfig::default()
+    };
+    let ours = format!("gtp:ours={BIN} gtp --level 1 --book off --threads 1");
+    let mut o = options(&ours, "iago:1", 2, config);
+    o.ggf = Some(path.clone());
+    let s = run_match(&o).unwrap();
+    let games = read_games(&path);
+    std::fs::remove_file(&path).ok();
+    assert!(s.faults.is_empty(), "{s}");
+    assert_eq!(s.total.games(), 4, "{s}");
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0].black_name, "ours");
+    for g in &games {
+        assert!(g.position().board.is_game_over(), "{g}");
+        assert!(g.moves()[8..].iter().all(|r| r.seconds.is_some()));
+    }
+    // A clocked pair: time_settings and time_left, and the engine keeps to its clock.
+    let config = SeriesConfig {
+        openings: OpeningSource::Xot,
+        clock: Some(othello::clock::TimeControl::parse_match("2", 0.1).unwrap()),
+        seed: 5,
+        ..SeriesConfig::default()
+    };
+    let ours = format!("gtp:ours={BIN} gtp --book off --threads 1");
+    let s = run_match(&options(&ours, "iago:1", 1, config)).unwrap();
+    assert!(s.faults.is_empty(), "{s}");
+    assert_eq!(s.total.games(), 2);
+}
+
+/// A fake GTP engine in shell: answers every command `=`, and `genmove` as `mode` says.
+fn fake_gtp(mode: &str) -> String {
+    let script = temp_path(&format!("fake-gtp-{mode}.sh"));
+    let genmove = match mode {
+        "illegal" => r"printf '=%s A1\n\n' $id",
+        "pass" => r"printf '=%s pass\n\n' $id",
+        "garbage" => r"printf '=%s zz\n\n' $id",
+        "resign" => r"printf '=%s resign\n\n' $id",
+        "noise" => r"printf 'thinking hard\n'",
+        "wrong-id" => r"printf '=999 D3\n\n'",
+        "refuse" => r"printf '?%s no\n\n' $id",
+        "crash" => "exit 3",
+        "hang" => "exec sleep 30",
+        _ => unreachable!(),
+    };
+    let text = format!(
+        "while read id cmd rest; do\n  case $cmd in\n    genmove) {genmove} ;;\n    \
+         quit) printf '=%s\\n\\n' $id; exit 0 ;;\n    *) printf '=%s\\n\\n' $id ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&script, text).unwrap();
+    format!("gtp:fake=sh {}", script.display())
+}
+
+/// Every misbehaviour of a GTP engine forfeits the game (64-0) with the fault named and a
+/// clear detail, never hangs, and the next game (after a restart, as the series does) is
+/// forfeited the same way: a pair of such games gives the opponent both.
+#[test]
+fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
+    use othello::arena::{play_game, GameSetup, Opening};
+    for (mode, kind, detail) in [
+        ("illegal", "illegal", "a1"),
+        ("pass", "illegal", "pass"),
+        ("garbage", "illegal", "unreadable move \"zz\""),
+        ("resign", "illegal", "resigned"),
+        ("noise", "crash", "expected an answer starting with = or ?"),
+        ("wrong-id", "crash", "does not carry the command's id"),
+        ("refuse", "crash", "refused \"genmove"),
+        ("crash", "crash", "crashed"),
+        ("hang", "hung", ""),
+    ] {
+        let setup = GameSetup {
+            opening: Opening::start(),
+            clock: None,
+            depth: None,
+            move_timeout: Duration::from_millis(700),
+            seed: 1,
+            place: "test".to_string(),
+        };
+        let mut fake = spec(&fake_gtp(mode)).build().unwrap();
+        let mut maximizer = spec("maximizer:count").build().unwrap();
+        let started = std::time::Instant::now();
+        for fake_is_black in [false, true] {
+            let outcome = if fake_is_black {
+                play_game(fake.as_mut(), maximizer.as_mut(), &setup)
+            } else {
+                play_game(maximizer.as_mut(), fake.as_mut(), &setup)
+            };
+            let t = &outcome.termination;
+            let want_loser = if fake_is_black {
+                othello::Color::Black
+            } else {
+                othello::Color::White
+            };
+            assert_eq!(t.kind(), kind, "{mode}: {t:?}");
+            assert_eq!(t.loser(), Some(want_loser), "{mode}: {t:?}");
+            assert_eq!(outcome.black_margin.abs(), 64, "{mode}");
+            let text = t.detail().unwrap_or("").to_ascii_lowercase();
+            assert!(text.contains(&detail.to_ascii_lowercase()), "{mode}: {t:?}");
+            fake.restart().unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{mode}: {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -450,3 +450,32 @@ fn moves_name_the_position_they_reach() {
         stdout(&o)
     );
 }
+
+/// `--level`: outside 1-60 or not a number it stops the program with the reason, and `play`
+/// refuses it for an opponent that is not the engine, or one with a depth of its own.
+#[test]
+fn bad_levels_and_levels_for_other_players_are_refused() {
+    for args in [
+        &["nboard", "--level", "0"][..],
+        &["gtp", "--level", "61"],
+        &["play", "--level", "x"],
+    ] {
+        let o = othello(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("expected a whole number from 1 to 60"),
+            "{args:?}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    for (opponent, reason) in [
+        ("iago:2", "is not the engine"),
+        ("engine:depth=3", "has a depth or time of its own"),
+    ] {
+        let o = othello(&["play", opponent, "--level", "3"]);
+        assert!(!o.status.success(), "{opponent}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(reason), "{opponent}: {err}");
+    }
+}

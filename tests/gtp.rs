@@ -182,8 +182,14 @@ fn malformed_commands_are_refused_and_change_nothing() {
         "99999999999 name",
         "12",
         "PLAY b e6",
+        "othello-level",
+        "othello-level 0",
+        "othello-level 61",
+        "othello-level x",
+        "othello-level 3 4",
     ];
     assert!(bad.len() >= 20);
+    let level_before = gtp.engine().level();
     for line in bad {
         let response = gtp.execute(line).expect("a response");
         assert!(response.result.is_err(), "{line:?} accepted");
@@ -192,7 +198,14 @@ fn malformed_commands_are_refused_and_change_nothing() {
         assert!(text.ends_with("\n\n"), "{line:?}: {text:?}");
         assert!(!response.quit);
         assert_eq!(state(&mut gtp), before, "{line:?} changed the game");
+        assert_eq!(
+            gtp.engine().level(),
+            level_before,
+            "{line:?} changed the level"
+        );
     }
+    let refusal = gtp.execute("othello-level 0").unwrap().result.unwrap_err();
+    assert!(refusal.contains("from 1 to 60"), "{refusal}");
     // An id is echoed on errors and on success.
     assert!(gtp.execute("7 foo").unwrap().to_string().starts_with("?7 "));
     assert_eq!(
@@ -230,6 +243,69 @@ fn a_colour_whose_opponent_must_pass_plays_after_an_implicit_pass() {
     assert_eq!(ok(&mut gtp, "gogui-rules_side_to_move"), "white");
     assert_eq!(ok(&mut gtp, "genmove white"), "pass");
     assert_eq!(ok(&mut gtp, "genmove black"), "D1");
+}
+
+/// `othello-level N` plays at level N: its depth, legal moves, and a finished game at level 1
+/// takes no time to speak of.
+#[test]
+fn othello_level_sets_the_engine_s_level_and_it_plays_legal_moves() {
+    let mut gtp = session(BookChoice::Off);
+    assert_eq!(ok(&mut gtp, "othello-level 2"), "");
+    let level = gtp.engine().level().expect("a level");
+    assert_eq!((level.number(), gtp.engine().depth()), (2, Some(2)));
+    ok(&mut gtp, "othello-level 1");
+    let started = std::time::Instant::now();
+    loop {
+        let position = gtp.engine().game().position();
+        if position.board.is_game_over() {
+            break;
+        }
+        let legal = legal_vertices(&position);
+        let mv = ok(&mut gtp, &format!("genmove {}", color_word(position.side)));
+        assert!(legal.contains(&mv), "{mv} not in {legal:?}");
+    }
+    assert_ne!(ok(&mut gtp, "gogui-rules_final_result"), "unknown");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// `--level` on the command line: a bad one stops the program with the reason, a good one
+/// plays.
+#[test]
+fn the_binary_takes_a_level_and_refuses_a_bad_one() {
+    for bad in ["0", "61", "x"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(["gtp", "--level", bad])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "--level {bad} accepted");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("from 1 to 60"), "{stderr}");
+        assert!(output.stdout.is_empty());
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["gtp", "--level", "2", "--book", "off", "--threads", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1 genmove b\nquit\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mv = text
+        .strip_prefix("=1 ")
+        .and_then(|t| t.split("\n").next())
+        .unwrap_or_else(|| panic!("{text:?}"));
+    assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{text:?}");
 }
 
 #[test]

@@ -196,6 +196,44 @@ fn bad_input_gets_one_status_line_each_and_changes_nothing() {
     assert_eq!(rest.last().unwrap(), "pong 9");
 }
 
+/// `set level N` plays at the level: its depth (here 2, at the start, far from its solve)
+/// without the default time per move; `set level 0`, `61` and `x` are refused and change
+/// nothing; an exact solve within the level's empties; `set depth` ends the level.
+#[test]
+fn set_level_sets_the_depth_and_bad_levels_change_nothing() {
+    let out = session("set level 2\nset level 0\nset level 61\nset level x\nhint 1\nping 1\n");
+    assert_eq!(out[0], "set myname othelloL2");
+    for (line, bad) in out[1..4].iter().zip(["0", "61", "x"]) {
+        assert!(
+            line.starts_with("status error: set level: ") && line.contains(bad),
+            "{line}"
+        );
+    }
+    let depths: Vec<String> = search_lines(&out)
+        .iter()
+        .map(|l| search_fields(l).2)
+        .collect();
+    assert_eq!(depths, ["1@73", "2@73"], "{out:?}");
+    assert_eq!(out.last().unwrap(), "pong 1");
+
+    // At 12 empties: level 5 (exact from 10) searches the midgame to depth 5, level 6 (exact
+    // from 12) solves, and `set depth 1` after level 6 ends it (depth 1 solves from 11).
+    let game = game_with_empties(12);
+    let depths = |commands: &str| -> Vec<String> {
+        let out = session(format!("set game {game}\n{commands}\nhint 1\n"));
+        search_lines(&out)
+            .iter()
+            .map(|l| search_fields(l).2)
+            .collect()
+    };
+    assert_eq!(
+        depths("set level 5"),
+        ["1@73", "2@73", "3@73", "4@73", "5@73"]
+    );
+    assert_eq!(depths("set level 6").last().unwrap(), "100%");
+    assert_eq!(depths("set level 6\nset depth 1"), ["1@73"]);
+}
+
 #[test]
 fn hint_prints_one_line_per_iteration_then_clears_the_status() {
     let out = session("set depth 5\nhint 1\n");

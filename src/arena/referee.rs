@@ -17,8 +17,10 @@
 //!   at its second, is the same rule. An engine that has not answered when even the grace is
 //!   gone is not waited for any longer ([`TimeControl::deadline`]);
 //! - **hung**: in an untimed game, no answer within the move timeout;
-//! - **illegal**: an illegal move, a pass while a move exists, or an unreadable answer;
-//! - **crash**: the engine's process ended, or talking to it failed.
+//! - **illegal**: an illegal move, a pass while a move exists, an unreadable answer, or a
+//!   resignation (GTP's `resign`);
+//! - **crash**: the engine's process ended, talking to it failed, or it broke its protocol
+//!   (a GTP engine refusing a command or answering out of turn).
 //!
 //! In the record (`RE`), time and hang forfeits get GGF's `:t` suffix, illegal moves and
 //! crashes `:r` (GGF has no other way to say that a game was not played out).
@@ -119,6 +121,14 @@ impl Termination {
             | Termination::Hung { loser }
             | Termination::Illegal { loser, .. }
             | Termination::Crash { loser, .. } => Some(*loser),
+        }
+    }
+
+    /// What went wrong, for an illegal move or a crash (the player's words or ours).
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            Termination::Illegal { detail, .. } | Termination::Crash { detail, .. } => Some(detail),
+            _ => None,
         }
     }
 
@@ -262,6 +272,20 @@ pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSet
             }
         }
     };
+    if let Some(loser) = termination.loser() {
+        let name = match loser {
+            Color::Black => &game.black_name,
+            Color::White => &game.white_name,
+        };
+        let detail = termination
+            .detail()
+            .map_or(String::new(), |d| format!(": {d}"));
+        log::warn!(
+            "{name} ({loser:?}) forfeits the game after {} moves: {}{detail}",
+            game.moves().len(),
+            termination.kind()
+        );
+    }
     let (black_margin, result) = result_of(&game.position(), &termination);
     game.result = result;
     GameOutcome {
@@ -279,6 +303,10 @@ fn fault(side: Color, error: PlayerError, timed: bool) -> Termination {
         PlayerError::BadMove(text) => Termination::Illegal {
             loser: side,
             detail: format!("unreadable move {text:?}"),
+        },
+        PlayerError::Resigned => Termination::Illegal {
+            loser: side,
+            detail: "resigned".to_string(),
         },
         other => Termination::Crash {
             loser: side,

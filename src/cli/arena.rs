@@ -261,6 +261,10 @@ pub struct PlayArgs {
     /// Start from the position after these moves, like f5d6c3d3c4.
     #[arg(long, value_parser = super::engine::parse_moves, conflicts_with = "board")]
     moves: Option<Position>,
+    /// The engine plays at this level, 1 to 60 (depth, exact solve, selectivity; untimed,
+    /// but --time still caps it): the same as the opponent `engine:level=N`.
+    #[arg(long, value_name = "N")]
+    level: Option<othello::engine::Level>,
 }
 
 /// `othello play`: a game in the terminal, then saved as GGF.
@@ -278,7 +282,27 @@ pub fn play(
     if !(hint_time.is_finite() && hint_time > 0.0 && hint_time < 1e6) {
         return Err(fail(format!("bad --hint-time {hint_time}")));
     }
-    let mut player = with_global_eval(args.opponent, global).build()?;
+    let mut opponent = args.opponent;
+    if let Some(level) = args.level {
+        opponent = match opponent {
+            PlayerSpec::Engine(mut settings) => {
+                if settings.depth.is_some() || settings.move_time.is_some() {
+                    return Err(fail(format!(
+                        "--level {level}: the opponent {} has a depth or time of its own",
+                        PlayerSpec::Engine(settings)
+                    )));
+                }
+                settings.level = Some(level);
+                PlayerSpec::Engine(settings)
+            }
+            other => {
+                return Err(fail(format!(
+                "--level {level}: the opponent {other} is not the engine (levels are the engine's)"
+            )))
+            }
+        };
+    }
+    let mut player = with_global_eval(opponent, global).build()?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -395,6 +395,11 @@ pub struct NboardArgs {
     /// `set bookrandomness D`).
     #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
     book_randomness: f64,
+    /// Play at this level, 1 to 60: a midgame depth, an exact solve from some empties and a
+    /// selectivity, untimed (a game clock still caps it; docs/COMMANDS.md has the table).
+    /// NBoard: `set level N`.
+    #[arg(long, value_name = "N")]
+    level: Option<othello::engine::Level>,
 }
 
 /// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
@@ -419,6 +424,8 @@ pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
         }
         e => super::fail(e.to_string()),
     })?;
+    let mut engine = engine;
+    engine.set_level(args.level);
     othello::protocol::run_stdio_engine(othello::protocol::Engine::from_engine(engine))?;
     Ok(())
 }
@@ -440,6 +447,10 @@ pub struct GtpArgs {
     /// Time per `genmove` when the GUI sets no clock, in seconds (default 5).
     #[arg(long, value_parser = parse_seconds, value_name = "SECONDS")]
     move_time: Option<Duration>,
+    /// Play at this level, 1 to 60 (depth, exact solve, selectivity; untimed, but a clock from
+    /// `time_settings` still caps it). GTP: `othello-level N`.
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "move_time"])]
+    level: Option<othello::engine::Level>,
 }
 
 /// `othello gtp`: the Go Text Protocol on stdin/stdout (GoGui, Quarry). The protocol itself
@@ -465,6 +476,9 @@ pub fn gtp(args: GtpArgs, eval: EngineEval) -> CliResult {
         e => super::fail(e.to_string()),
     })?;
     engine.set_depth(args.depth);
+    if args.level.is_some() {
+        engine.set_level(args.level);
+    }
     let move_time = args.move_time.unwrap_or(Duration::from_millis(
         othello::protocol::gtp::GTP_MOVE_TIME_MS,
     ));

@@ -20,9 +20,12 @@
 //! 5. **Search**, limited by everything the face gives at once: the game clock of the side to
 //!    move, a time per move, the depth ([`Engine::set_depth`], capped by
 //!    [`EngineOptions::depth_cap`]) and the node cap. What an untimed game gets per move is
-//!    the face's convention and is passed in by it: NBoard [`NBOARD_MOVE_TIME_MS`]
+//!    the face's convention and is passed in by it: NBoard [`NBOARD_MOVE_TIME_MS`](crate::clock::NBOARD_MOVE_TIME_MS)
 //!    ([`EngineOptions::default_move_time`]), a match player with neither depth nor time
-//!    [`crate::clock::MATCH_MOVE_TIME_MS`], GTP its own default.
+//!    [`crate::clock::MATCH_MOVE_TIME_MS`], GTP its own default. A **level**
+//!    ([`Engine::set_level`], the table in [`level`]) replaces the depth, the selectivity and
+//!    the point where the exact solve starts, and is untimed: the face's time per move is
+//!    dropped, and only a game clock still caps the search.
 //!
 //! After a search, the engine remembers the position its principal variation expects after
 //! the reply, for pondering.
@@ -54,14 +57,18 @@ use thiserror::Error;
 use crate::board::{Board, Move};
 use crate::book::build::learn_game;
 use crate::book::{BookChoice, BookMove, OwnedBook};
-use crate::clock::{Clock, FORCED_MOVE_TIME_MS, NBOARD_MOVE_TIME_MS};
+use crate::clock::{Clock, FORCED_MOVE_TIME_MS};
 use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError, MoveRecord};
 use crate::rng::SplitMix64;
-use crate::search::tt::{TableAllocError, TranspositionTable, MAX_SHARED_HASH_MB};
-use crate::search::{
-    Limits, Observer, SearchResult, Searcher, Selectivity, Value, DEFAULT_SELECTIVITY, MAX_THREADS,
-};
+use crate::search::tt::TableAllocError;
+use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, Value, MAX_THREADS};
+
+pub mod level;
+mod options;
+
+pub use level::{Level, LevelError};
+pub use options::EngineOptions;
 
 /// Depth of the search run on each position by [`Engine::analyze`] (lower if the engine's
 /// depth is lower).
@@ -75,56 +82,6 @@ const LEARN_HASH_MB: usize = 16;
 
 /// The leaf search depth of [`Engine::learn`] when the book does not record one.
 pub const LEARN_DEPTH: u8 = 12;
-
-/// Settings fixed when the engine starts. The caps exist for tests and fuzzing, where no
-/// command may search for long.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    /// Transposition table size in MiB at start.
-    pub hash_mb: usize,
-    /// Largest size [`Engine::set_hash_mb`] accepts, in MiB.
-    pub max_hash_mb: u64,
-    /// Time per move in an untimed game, for the faces that use it (NBoard's `go`).
-    pub default_move_time: Duration,
-    /// A depth no search may exceed, whatever [`Engine::set_depth`] says.
-    pub depth_cap: Option<u32>,
-    /// A node budget no search may exceed.
-    pub node_cap: Option<u64>,
-    /// The evaluator at start (`--eval-file`; the embedded weights by default).
-    pub eval: EngineEval,
-    /// Whether [`Engine::set_eval`] and [`Engine::set_book`] may read files (off under
-    /// fuzzing, where a path could name a device).
-    pub allow_eval_files: bool,
-    /// Search threads at start; 1 is the deterministic search.
-    pub threads: usize,
-    /// Think on the opponent's time at start ([`Engine::set_ponder`] changes it).
-    pub ponder: bool,
-    /// The opening book [`Engine::new`] opens.
-    pub book: BookChoice,
-    /// Book randomness at start, centi-discs.
-    pub book_randomness: u32,
-    /// Midgame forward pruning at start.
-    pub selectivity: Option<Selectivity>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            hash_mb: TranspositionTable::DEFAULT_MB,
-            max_hash_mb: MAX_SHARED_HASH_MB as u64,
-            default_move_time: Duration::from_millis(NBOARD_MOVE_TIME_MS),
-            depth_cap: None,
-            node_cap: None,
-            eval: EngineEval::default(),
-            allow_eval_files: true,
-            threads: 1,
-            ponder: false,
-            book: BookChoice::Default,
-            book_randomness: 0,
-            selectivity: DEFAULT_SELECTIVITY,
-        }
-    }
-}
 
 /// Why the engine refused a request; the engine is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -282,6 +239,8 @@ pub struct Engine {
     expected: Option<Expected>,
     game: Game,
     depth: Option<u32>,
+    /// The level, if one is set (its depth is in `depth`, its selectivity in the searcher).
+    level: Option<Level>,
     book: Option<OwnedBook>,
     book_randomness: u32,
     rng: SplitMix64,
@@ -321,6 +280,7 @@ impl Engine {
             expected: None,
             game: Game::default(),
             depth: None,
+            level: None,
             book,
             book_randomness: options.book_randomness,
             rng: SplitMix64::new(0x0B00_C0DE),
@@ -385,9 +345,30 @@ impl Engine {
         self.depth
     }
 
-    /// Sets the depth limit (at most 60).
+    /// Sets the depth limit (at most 60). This ends a level ([`Engine::set_level`]): its
+    /// selectivity goes back to the one the engine started with, and its solve rule with it.
     pub fn set_depth(&mut self, depth: Option<u32>) {
+        if self.level.take().is_some() {
+            let selectivity = self.options.selectivity;
+            self.set_selectivity(selectivity);
+        }
         self.depth = depth.map(|d| d.min(60));
+    }
+
+    /// The level, if one is set.
+    pub fn level(&self) -> Option<Level> {
+        self.level
+    }
+
+    /// Plays at `level` ([`level`] has the table): its midgame depth, its exact-solve empties
+    /// and its selectivity, untimed (a face's default time per move no longer applies; a
+    /// game clock still does). `None` ends the level: no depth limit, and the selectivity the
+    /// engine started with.
+    pub fn set_level(&mut self, level: Option<Level>) {
+        let selectivity = level.map_or(self.options.selectivity, Level::selectivity);
+        self.set_selectivity(selectivity);
+        self.depth = level.map(Level::depth);
+        self.level = level;
     }
 
     /// Whether the engine thinks on the opponent's time.
@@ -537,7 +518,12 @@ impl Engine {
         }
         observer.thinking();
         let forced = board.moves().count_ones() == 1;
-        let mut move_time = move_time;
+        // A level is untimed: only the clock caps it (see `level`).
+        let mut move_time = if self.level.is_some() {
+            None
+        } else {
+            move_time
+        };
         if forced {
             let short = Duration::from_millis(FORCED_MOVE_TIME_MS);
             move_time = Some(move_time.map_or(short, |t| t.min(short)));
@@ -547,6 +533,7 @@ impl Engine {
             nodes: self.options.node_cap,
             move_time,
             clock,
+            solve_empties: self.level.map(Level::exact_empties),
         };
         let result = self.searcher().search(&board, &limits, observer);
         self.expected = result.expected_position(&board).map(|target| Expected {
@@ -640,6 +627,7 @@ impl Engine {
         let limits = Limits {
             depth: self.capped(self.depth),
             nodes: self.options.node_cap,
+            solve_empties: self.level.map(Level::exact_empties),
             ..Limits::default()
         };
         let nodes = if k > 1 && board.moves().count_ones() > 1 {

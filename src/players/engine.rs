@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::board::Move;
 use crate::book::{BookChoice, OwnedBook};
 use crate::clock::MATCH_MOVE_TIME_MS;
-use crate::engine::{Engine, EngineError, EngineOptions};
+use crate::engine::{Engine, EngineError, EngineOptions, Level};
 use crate::eval::{EngineEval, EvalChoice};
 use crate::search::tt::SHARED_HASH_MB;
 use crate::search::{Limits, Selectivity, DEFAULT_SELECTIVITY};
@@ -44,6 +44,10 @@ pub struct EngineSettings {
     /// Play uniformly among the book moves within this many centi-discs of the best
     /// (`book-random=DISCS`; 0 by default: the best).
     pub book_randomness: u32,
+    /// A level (`level=N`, see [`crate::engine::level`]): its depth, exact-solve empties and
+    /// selectivity, untimed (a game clock still caps it); it replaces `depth`, `time` and
+    /// `selectivity`, which the spec refuses alongside it.
+    pub level: Option<Level>,
 }
 
 impl Default for EngineSettings {
@@ -58,6 +62,7 @@ impl Default for EngineSettings {
             ponder: false,
             book: BookChoice::Default,
             book_randomness: 0,
+            level: None,
         }
     }
 }
@@ -114,7 +119,9 @@ impl EnginePlayer {
             ponder: settings.ponder,
             book: settings.book.clone(),
             book_randomness: settings.book_randomness,
-            selectivity: settings.selectivity,
+            selectivity: settings
+                .level
+                .map_or(settings.selectivity, Level::selectivity),
             ..EngineOptions::default()
         };
         // A player reads its book and never learns into it.
@@ -122,10 +129,11 @@ impl EnginePlayer {
             book,
             save_to: None,
         });
-        let engine = Engine::with_book(options, book).map_err(|e| match e {
+        let mut engine = Engine::with_book(options, book).map_err(|e| match e {
             EngineError::HashAlloc(e) => PlayerError::Memory(e),
             e => PlayerError::Eval(e.to_string()),
         })?;
+        engine.set_level(settings.level);
         Ok(EnginePlayer {
             engine,
             settings,
@@ -135,9 +143,19 @@ impl EnginePlayer {
 
     /// The player's limits for this turn: the game clock, the depth of the spec (or the
     /// match's), the time of the spec, and [`MATCH_MOVE_TIME_MS`] when none of these is given.
-    /// (The engine then plays a forced move at once.)
+    /// (The engine then plays a forced move at once.) With a level: the clock, the level's
+    /// depth and solve empties, and no time per move.
     pub fn limits(&self, turn: &Turn<'_>) -> Limits {
         let clock = turn.game.clock();
+        if let Some(level) = self.settings.level {
+            return Limits {
+                depth: Some(level.depth()),
+                nodes: None,
+                move_time: None,
+                clock,
+                solve_empties: Some(level.exact_empties()),
+            };
+        }
         let depth = self.settings.depth.or(turn.depth);
         let mut move_time = self.settings.move_time;
         if clock.is_none() && depth.is_none() && move_time.is_none() {
@@ -148,6 +166,7 @@ impl EnginePlayer {
             nodes: None,
             move_time,
             clock,
+            solve_empties: None,
         }
     }
 }
@@ -169,7 +188,10 @@ impl Player for EnginePlayer {
         }
         let limits = self.limits(turn);
         self.engine.set_game(turn.game.clone());
-        self.engine.set_depth(limits.depth);
+        if self.settings.level.is_none() {
+            // (The level, set once, holds its own depth.)
+            self.engine.set_depth(limits.depth);
+        }
         let decision = self
             .engine
             .choose(limits.clock, limits.move_time, &mut ())

@@ -1,5 +1,5 @@
-//! Players: PAIP's strategies, the engine itself, and external NBoard programs (driven by
-//! [`nboard`], the NBoard client), behind one small trait.
+//! Players: PAIP's strategies, the engine itself, and external NBoard and GTP programs
+//! (driven by [`nboard`] and [`gtp`], the clients), behind one small trait.
 //!
 //! A [`Player`] is asked for a move with a [`Turn`]: the game so far (start position, moves with
 //! their recorded times, clocks) plus the match's depth limit and the moment after which the
@@ -19,10 +19,12 @@
 //! | `iago:<depth>` | `Iago` = `alpha-beta-searcher3` with `Iago-eval` (18.12) |
 //! | `engine[:depth=N,time=S,hash=MB,eval=E]` | this crate's [`Searcher`](crate::search::Searcher) |
 //! | `nboard:<name>[@<dir>]=<command>` | an external NBoard engine ([`nboard`]) |
+//! | `gtp:<name>[@<dir>]=<command>` | an external GTP engine ([`gtp`]) |
 //!
 //! `<eval>` is `count`, `weighted`, `modified` or `iago`.
 
 pub mod engine;
+pub mod gtp;
 pub mod nboard;
 pub mod paip;
 pub mod spec;
@@ -95,6 +97,13 @@ pub enum PlayerError {
     /// The answer is not a move (`=== zz`).
     #[error("unreadable move {0:?}")]
     BadMove(String),
+    /// The engine broke its protocol: a line that is not an answer, an answer to another
+    /// command, or a refused command (GTP).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// The engine resigned (GTP `genmove` answered `resign`).
+    #[error("the engine resigned")]
+    Resigned,
     /// Reading from or writing to the program failed.
     #[error("i/o error talking to the engine: {0}")]
     Io(#[from] std::io::Error),

@@ -72,7 +72,9 @@ impl EngineCommand {
         self.argv.join(" ")
     }
 
-    fn spawn(&self) -> Result<Process, PlayerError> {
+    /// Starts the program with piped standard streams, its output read on threads (shared
+    /// with the GTP client, [`super::gtp`]).
+    pub(super) fn spawn(&self) -> Result<Process, PlayerError> {
         let spawn_error = |source| PlayerError::Spawn {
             command: self.command_line(),
             source,
@@ -167,15 +169,16 @@ fn byte_lines(reader: impl Read) -> impl Iterator<Item = String> {
     })
 }
 
-/// A running engine process.
-struct Process {
+/// A running engine process: its input, and its output lines as the reader thread stamped
+/// them. Shared with the GTP client ([`super::gtp`]).
+pub(super) struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<(Instant, String)>,
 }
 
 impl Process {
-    fn send(&mut self, name: &str, line: &str) -> Result<(), PlayerError> {
+    pub(super) fn send(&mut self, name: &str, line: &str) -> Result<(), PlayerError> {
         log::debug!("{name} < {line}");
         let result = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         result.map_err(|e| match e.kind() {
@@ -185,12 +188,12 @@ impl Process {
     }
 
     /// The next line, waiting until `deadline` at most.
-    fn receive(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
+    pub(super) fn receive(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
         self.receive_stamped(deadline).map(|(_, line)| line)
     }
 
     /// The next line and when the reader thread read it.
-    fn receive_stamped(
+    pub(super) fn receive_stamped(
         &mut self,
         deadline: Option<Instant>,
     ) -> Result<(Instant, String), PlayerError> {
@@ -220,12 +223,12 @@ impl Process {
         "closed its output".to_string()
     }
 
-    fn kill(&mut self) {
+    pub(super) fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 
-    fn quit(&mut self, name: &str) {
+    pub(super) fn quit(&mut self, name: &str) {
         let _ = self.send(name, "quit");
         let end = Instant::now() + Duration::from_millis(QUIT_GRACE_MS);
         while Instant::now() < end {

@@ -10,20 +10,27 @@
 //! alphabeta2:<depth>:<eval>
 //! alphabeta3:<depth>:<eval>
 //! iago:<depth>
-//! engine[:<option>[,<option>...]]     option = depth=N | time=SECONDS | hash=MB | threads=N
+//! engine[:<option>[,<option>...]]     option = level=N | depth=N | time=SECONDS | hash=MB
+//!                                             | threads=N
 //!                                             | ponder=on|off
 //!                                             | book=default|off|<book file>
 //!                                             | book-random=DISCS
 //!                                             | eval=default|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
+//! gtp:<name>[@<dir>]=<command line>
 //! ```
 //!
 //! For `nboard`, the name must match `[A-Za-z0-9]+` (NBoard's rule), everything after the
 //! first `=` is the command line, split on whitespace with no quoting (as NBoard splits it),
 //! and the optional `@<dir>` is the working directory: the program runs there, and a relative
 //! program path is resolved from there (NBoard's "working directory" field). Examples:
-//! `nboard:self=target/release/othello`, `nboard:edax@/opt/edax=./mEdax -q`.
+//! `nboard:self=target/release/othello`, `nboard:edax@/opt/edax=./mEdax -q`. `gtp` is read
+//! the same way: `gtp:grhino=gtp-rhino`, `gtp:ours=target/release/othello gtp --level 4`.
+//!
+//! `level=N` (1-60, [`crate::engine::level`]) sets the depth, the exact solve and the
+//! selectivity at once, untimed; it cannot be combined with `depth=`, `time=` or
+//! `selectivity=`.
 //!
 //! Parsing never panics; every mistake is a [`SpecError`] naming the offending part.
 
@@ -35,10 +42,12 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{EnginePlayer, EngineSettings};
+use super::gtp::GtpPlayer;
 use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::book::BookChoice;
+use crate::engine::Level;
 use crate::eval::EvalChoice;
 use crate::search::tt::MAX_SHARED_HASH_MB;
 use crate::search::{SelectivitySetting, MAX_THREADS};
@@ -65,6 +74,8 @@ pub enum PlayerSpec {
     Engine(EngineSettings),
     /// `nboard:<name>[@<dir>]=<command>`.
     Nboard(EngineCommand),
+    /// `gtp:<name>[@<dir>]=<command>`.
+    Gtp(EngineCommand),
 }
 
 /// Why a spec string is not a player.
@@ -76,7 +87,7 @@ pub enum SpecError {
     /// The first field is not a known kind.
     #[error(
         "unknown player kind {0:?}: expected random, maximizer, minimax, alphabeta, \
-         alphabeta2, alphabeta3, iago, engine or nboard"
+         alphabeta2, alphabeta3, iago, engine, nboard or gtp"
     )]
     UnknownKind(String),
     /// Wrong number of `:` fields for the kind.
@@ -95,16 +106,22 @@ pub enum SpecError {
     Depth(String),
     /// An engine option that is unknown or malformed.
     #[error(
-        "bad engine option {0:?}: expected depth=N (1-60), time=SECONDS, hash=MB, \
+        "bad engine option {0:?}: expected level=N (1-60), depth=N (1-60), time=SECONDS, hash=MB, \
          threads=N, ponder=on|off, eval=default|hand|<weight file>, \
          selectivity=73|87|95|98|99|100, book=default|off|<book file> or \
          book-random=DISCS"
     )]
     EngineOption(String),
+    /// `level=` with an option it replaces.
+    #[error("engine option {0:?}: level=N sets the depth, the time rule and the selectivity; drop one of them")]
+    LevelConflict(String),
     /// An `nboard:` spec without `=` or with an empty command.
     #[error("{0:?}: expected nboard:<name>[@<dir>]=<command line>")]
     NboardSyntax(String),
-    /// An NBoard engine name with characters other than letters and digits.
+    /// A `gtp:` spec without `=` or with an empty command.
+    #[error("{0:?}: expected gtp:<name>[@<dir>]=<command line>")]
+    GtpSyntax(String),
+    /// An NBoard or GTP engine name with characters other than letters and digits.
     #[error("bad engine name {0:?}: use letters and digits only")]
     NboardName(String),
 }
@@ -113,7 +130,7 @@ impl PlayerSpec {
     /// The name the player goes by: the engine's name for `nboard`, the spec otherwise.
     pub fn name(&self) -> String {
         match self {
-            PlayerSpec::Nboard(cmd) => cmd.name.clone(),
+            PlayerSpec::Nboard(cmd) | PlayerSpec::Gtp(cmd) => cmd.name.clone(),
             other => other.to_string(),
         }
     }
@@ -143,6 +160,7 @@ impl PlayerSpec {
             PlayerSpec::Nboard(cmd) => {
                 Box::new(NboardPlayer::spawn_with_startup(cmd.clone(), startup)?)
             }
+            PlayerSpec::Gtp(cmd) => Box::new(GtpPlayer::spawn_with_startup(cmd.clone(), startup)?),
         })
     }
 }
@@ -166,6 +184,10 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
         let value = value.trim();
         match key.trim().to_ascii_lowercase().as_str() {
+            "level" => match value.parse::<Level>() {
+                Ok(level) => settings.level = Some(level),
+                Err(_) => return Err(bad()),
+            },
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=60).contains(&d) => settings.depth = Some(d),
                 _ => return Err(bad()),
@@ -211,11 +233,31 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             _ => return Err(bad()),
         }
     }
+    if settings.level.is_some() {
+        let default = EngineSettings::default();
+        for (key, set) in [
+            ("depth", settings.depth.is_some()),
+            ("time", settings.move_time.is_some()),
+            ("selectivity", settings.selectivity != default.selectivity),
+        ] {
+            if set {
+                return Err(SpecError::LevelConflict(key.to_string()));
+            }
+        }
+    }
     Ok(settings)
 }
 
-fn parse_nboard(spec: &str, rest: &str) -> Result<EngineCommand, SpecError> {
-    let syntax = || SpecError::NboardSyntax(spec.to_string());
+/// The `<name>[@<dir>]=<command line>` of an `nboard:` or `gtp:` spec (`gtp` says which, for
+/// the syntax error).
+fn parse_external(spec: &str, rest: &str, gtp: bool) -> Result<EngineCommand, SpecError> {
+    let syntax = || {
+        if gtp {
+            SpecError::GtpSyntax(spec.to_string())
+        } else {
+            SpecError::NboardSyntax(spec.to_string())
+        }
+    };
     let (head, command) = rest.split_once('=').ok_or_else(syntax)?;
     let (name, dir) = match head.split_once('@') {
         Some((n, d)) if !d.trim().is_empty() => (n.trim(), Some(PathBuf::from(d.trim()))),
@@ -293,7 +335,8 @@ impl FromStr for PlayerSpec {
                 Some(options) => parse_engine_options(options).map(PlayerSpec::Engine),
             },
             // The command line may contain ':' (paths, URLs): take everything after "nboard:".
-            "nboard" => parse_nboard(spec, rest.unwrap_or("")).map(PlayerSpec::Nboard),
+            "nboard" => parse_external(spec, rest.unwrap_or(""), false).map(PlayerSpec::Nboard),
+            "gtp" => parse_external(spec, rest.unwrap_or(""), true).map(PlayerSpec::Gtp),
             _ => Err(SpecError::UnknownKind(kind)),
         }
     }
@@ -318,6 +361,9 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Engine(s) => {
                 f.write_str("engine")?;
                 let mut options = Vec::new();
+                if let Some(level) = s.level {
+                    options.push(format!("level={level}"));
+                }
                 if let Some(d) = s.depth {
                     options.push(format!("depth={d}"));
                 }
@@ -354,8 +400,13 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
-            PlayerSpec::Nboard(cmd) => {
-                write!(f, "nboard:{}", cmd.name)?;
+            PlayerSpec::Nboard(cmd) | PlayerSpec::Gtp(cmd) => {
+                let kind = if matches!(self, PlayerSpec::Gtp(_)) {
+                    "gtp"
+                } else {
+                    "nboard"
+                };
+                write!(f, "{kind}:{}", cmd.name)?;
                 if let Some(dir) = &cmd.dir {
                     write!(f, "@{}", dir.display())?;
                 }
@@ -393,8 +444,12 @@ mod tests {
             "engine:depth=8,eval=hand",
             "engine:selectivity=95",
             "engine:time=1,selectivity=100",
+            "engine:level=1",
+            "engine:level=60,hash=8,book=off",
             "nboard:self=target/release/othello",
             "nboard:edax@/opt/edax=./mEdax -q",
+            "gtp:grhino=gtp-rhino",
+            "gtp:ours@/tmp=./othello gtp --level 2",
         ] {
             let spec: PlayerSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(spec.to_string(), text);
@@ -440,10 +495,31 @@ mod tests {
             ("engine:time=-1", SpecError::EngineOption("time=-1".into())),
             ("engine:speed=9", SpecError::EngineOption("speed=9".into())),
             ("engine:depth", SpecError::EngineOption("depth".into())),
+            ("engine:level=0", SpecError::EngineOption("level=0".into())),
+            (
+                "engine:level=61",
+                SpecError::EngineOption("level=61".into()),
+            ),
+            ("engine:level=x", SpecError::EngineOption("level=x".into())),
+            (
+                "engine:level=3,depth=4",
+                SpecError::LevelConflict("depth".into()),
+            ),
+            (
+                "engine:time=1,level=3",
+                SpecError::LevelConflict("time".into()),
+            ),
+            (
+                "engine:level=3,selectivity=95",
+                SpecError::LevelConflict("selectivity".into()),
+            ),
             ("nboard:x", SpecError::NboardSyntax("nboard:x".into())),
             ("nboard:x=", SpecError::NboardSyntax("nboard:x=".into())),
             ("nboard:a b=./e", SpecError::NboardName("a b".into())),
             ("nboard:=./e", SpecError::NboardName("".into())),
+            ("gtp:x", SpecError::GtpSyntax("gtp:x".into())),
+            ("gtp:x=  ", SpecError::GtpSyntax("gtp:x=".into())),
+            ("gtp:a b=./e", SpecError::NboardName("a b".into())),
         ];
         for (text, want) in cases {
             assert_eq!(&text.parse::<PlayerSpec>().unwrap_err(), want, "{text}");

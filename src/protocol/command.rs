@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::board::{ParseBoardError, Position};
 use crate::book::BookChoice;
+use crate::engine::Level;
 use crate::eval::EvalChoice;
 use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
 use crate::search::SelectivitySetting;
@@ -22,6 +23,8 @@ pub enum Command {
     NBoard(i64),
     /// `set depth <n>`: the deepest midgame search, n >= 1.
     SetDepth(u32),
+    /// Extension `set level <n>`: play at level n, 1 to 60 ([`crate::engine::level`]).
+    SetLevel(Level),
     /// `set game <GGF>`: replace the game; the position of interest is its end.
     SetGame(Box<Game>),
     /// `set contempt <centi-discs>`: the value of a draw for Black.
@@ -75,7 +78,7 @@ pub enum CommandError {
     Unknown(String),
     /// `set` with a variable we do not have.
     #[error(
-        "unknown variable {0:?} for set (depth, game, contempt, threads, hash, ponder, \
+        "unknown variable {0:?} for set (depth, level, game, contempt, threads, hash, ponder, \
          selectivity, eval, book, bookrandomness)"
     )]
     UnknownVariable(String),
@@ -252,6 +255,12 @@ impl FromStr for Command {
                         let d = a.number("the depth", positive, "a depth >= 1")?;
                         a.end(Command::SetDepth(d))
                     }
+                    "level" => {
+                        let mut a = args("set level");
+                        let level =
+                            a.number("the level", |_: &Level| true, "a level from 1 to 60")?;
+                        a.end(Command::SetLevel(level))
+                    }
                     "game" => {
                         let text = args("set game").rest_of_line("the game")?;
                         text.parse::<Game>()
@@ -346,6 +355,14 @@ mod tests {
         assert_eq!(parse("nboard 2"), Ok(Command::NBoard(2)));
         assert_eq!(parse("nboard 1"), Ok(Command::NBoard(1)));
         assert_eq!(parse("set depth 12"), Ok(Command::SetDepth(12)));
+        assert_eq!(
+            parse("set level 12"),
+            Ok(Command::SetLevel(Level::new(12).unwrap()))
+        );
+        for bad in ["set level 0", "set level 61", "set level x", "set level"] {
+            let err = parse(bad).unwrap_err().to_string();
+            assert!(err.starts_with("set level: "), "{bad}: {err}");
+        }
         assert_eq!(parse("set contempt -100"), Ok(Command::SetContempt(-100)));
         assert_eq!(parse("ping 7"), Ok(Command::Ping(7)));
         assert_eq!(parse("  go  "), Ok(Command::Go));

@@ -129,6 +129,11 @@ impl Engine {
                 out.send(Response::MyName(format!("{ENGINE_NAME}{depth}")))?;
                 Ok(())
             }
+            Command::SetLevel(level) => {
+                self.engine.set_level(Some(level));
+                out.send(Response::MyName(format!("{ENGINE_NAME}L{level}")))?;
+                Ok(())
+            }
             Command::SetGame(game) => {
                 self.engine.set_game(*game);
                 Ok(())
@@ -436,6 +441,8 @@ const HELP: &[&str] = &[
     "othello speaks the NBoard protocol (version 2); see PROTOCOL.md",
     "nboard <version>          start of a session (any version is accepted)",
     "set depth <n>             deepest midgame search (answers set myname othello<n>)",
+    "set level <1-60>          play at a level: depth, exact solve, selectivity, untimed",
+    "                          (a clock still caps it; answers set myname othelloL<n>)",
     "set game <GGF>            replace the game; set contempt <centi-discs>",
     "move <mv>[/<eval>[/<s>]]  append a move (F5, f5, PA)",
     "hint <k>                  analyse: book lines, or search lines for the best k moves",

@@ -18,6 +18,10 @@
 //! time with 0 stones), `genmove` searches for the default time per move
 //! ([`GTP_MOVE_TIME_MS`] unless the engine was started otherwise).
 //!
+//! **Levels.** `othello-level N` (1 to 60, GoGui-style custom command) plays at level N
+//! ([`crate::engine::level`]): untimed, so the default time per move no longer applies, but
+//! a clock from `time_settings` still caps every move.
+//!
 //! Every refused command (unknown, wrong arguments, an illegal move, a colour that is not to
 //! move) is answered `? message` and changes nothing.
 
@@ -26,7 +30,7 @@ use std::time::Duration;
 
 use crate::board::{Color, Move, Position};
 use crate::clock::Clock;
-use crate::engine::{Engine, EngineError};
+use crate::engine::{Engine, EngineError, Level};
 use crate::game::{Game, MoveRecord};
 use crate::square::Square;
 
@@ -59,6 +63,7 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_legal_moves",
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
+    "othello-level",
 ];
 
 /// One GTP response: `=[id] text` or `?[id] text`, ended by an empty line.
@@ -350,6 +355,14 @@ impl Gtp {
                 .to_string()
             }),
             "gogui-rules_final_result" => arity(0).map(|()| self.final_result()),
+            "othello-level" => {
+                arity(1)?;
+                let level = args[0]
+                    .parse::<Level>()
+                    .map_err(|e| format!("othello-level: {e}"))?;
+                self.engine.set_level(Some(level));
+                Ok(String::new())
+            }
             _ => Err(format!("unknown command {:?}", clip(command))),
         }
     }

@@ -56,6 +56,11 @@ pub struct Limits {
     pub move_time: Option<Duration>,
     /// The side to move's game clock.
     pub clock: Option<Clock>,
+    /// The most empty squares at which a solve may start (a level's exact-solve empties).
+    /// Untimed, the search solves exactly at this many empties or fewer instead of at
+    /// [`UNTIMED_EXACT_EMPTIES`] (capped by the depth); timed, no solve (exact, WLD or
+    /// probable) starts above it. `None`: the search decides alone.
+    pub solve_empties: Option<u32>,
 }
 
 impl Limits {
@@ -67,6 +72,7 @@ impl Limits {
             nodes,
             move_time,
             clock: None,
+            solve_empties: None,
         }
     }
 }
@@ -326,6 +332,8 @@ pub struct Budget {
     pub max_depth: u32,
     /// Node budget.
     pub nodes: Option<u64>,
+    /// The most empties at which a solve may start ([`Limits::solve_empties`]).
+    pub solve_empties: Option<u32>,
 }
 
 impl Budget {
@@ -350,6 +358,7 @@ impl Budget {
             hard,
             max_depth: limits.depth.unwrap_or(60).clamp(1, 60),
             nodes: limits.nodes,
+            solve_empties: limits.solve_empties,
         }
     }
 
@@ -426,7 +435,10 @@ impl Budget {
             .saturating_sub(PRESOLVE_GAP)
             .min(PRESOLVE_MAX_DEPTH)
             .min(self.max_depth.saturating_sub(1));
-        if depth <= presolve || self.max_depth + 10 < empties {
+        if depth <= presolve
+            || self.max_depth + 10 < empties
+            || self.solve_empties.is_some_and(|s| empties > s)
+        {
             return false;
         }
         self.should_start_pass(elapsed, Self::expected_probable(empties, nps))
@@ -455,7 +467,10 @@ impl Budget {
         if self.hard.is_none() && self.nodes.is_none() {
             // Untimed: the caller's depth cap decides how far the midgame goes; the solver
             // takes over where it is cheap, or when the midgame depth reaches the end.
-            return if empties <= UNTIMED_EXACT_EMPTIES.min(self.max_depth + 10) {
+            let from = self
+                .solve_empties
+                .unwrap_or(UNTIMED_EXACT_EMPTIES.min(self.max_depth + 10));
+            return if empties <= from {
                 SolveKind::Exact
             } else {
                 SolveKind::None
@@ -465,7 +480,7 @@ impl Budget {
             .saturating_sub(PRESOLVE_GAP)
             .min(PRESOLVE_MAX_DEPTH)
             .min(self.max_depth.saturating_sub(1));
-        if depth <= presolve {
+        if depth <= presolve || self.solve_empties.is_some_and(|s| empties > s) {
             return SolveKind::None;
         }
         self.solve_fits(empties, nps, elapsed)

@@ -398,6 +398,7 @@ fn a_first_pass_gives_up_early_enough_for_more_midgame() {
         hard: Some(ms(300)),
         max_depth: 60,
         nodes: None,
+        solve_empties: None,
     };
     // Room to spare: the pass may run `pass_tail` times its expected time.
     let d = budget.first_pass_deadline(ms(10), ms(20), ms(2)).unwrap();
@@ -422,4 +423,39 @@ fn a_first_pass_gives_up_early_enough_for_more_midgame() {
     assert!(budget.should_resume_iteration(ms(150), ms(40)));
     assert!(!budget.should_start_iteration(ms(150), ms(40)));
     assert!(!budget.should_resume_iteration(ms(250), ms(40)));
+}
+
+#[test]
+fn a_level_s_solve_empties_decide_the_untimed_solve_and_bound_the_timed_one() {
+    let untimed = |depth: u32, solve: Option<u32>| {
+        let limits = Limits {
+            depth: Some(depth),
+            solve_empties: solve,
+            ..Limits::default()
+        };
+        move |empties: u32| Budget::new(&limits, empties).solve_kind(empties, 15e6, ms(0), 1)
+    };
+    // Level 5: exact from 10 empties, where depth 5 alone would solve from 15.
+    assert_eq!(untimed(5, Some(10))(10), SolveKind::Exact);
+    assert_eq!(untimed(5, Some(10))(11), SolveKind::None);
+    assert_eq!(untimed(5, None)(15), SolveKind::Exact);
+    // Level 14: exact from 24, beyond the untimed default of 22.
+    assert_eq!(untimed(14, Some(24))(24), SolveKind::Exact);
+    assert_eq!(untimed(14, None)(24), SolveKind::None);
+    // Timed: a day per move would solve 18 empties, but not above the level's 16.
+    let timed = Limits {
+        depth: Some(8),
+        move_time: Some(Duration::from_secs(86_400)),
+        solve_empties: Some(16),
+        ..Limits::default()
+    };
+    assert_eq!(
+        Budget::new(&timed, 18).solve_kind(18, 15e6, ms(0), 8),
+        SolveKind::None
+    );
+    assert!(!Budget::new(&timed, 18).probable_fits(18, 15e6, ms(0), 8));
+    assert_eq!(
+        Budget::new(&timed, 16).solve_kind(16, 15e6, ms(0), 8),
+        SolveKind::Exact
+    );
 }
