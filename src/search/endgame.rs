@@ -16,12 +16,11 @@
 //! - **More empties**: null-window search with the transposition table (the parent prefetches
 //!   each child's cluster while it orders the moves), enhanced transposition cut-offs, and
 //!   ordering by fastest-first (moves leaving the opponent the fewest replies first, as in
-//!   Zebra) plus the evaluation of each child (static from [`EVAL_ORDER_MIN`] empties, a
-//!   small alpha-beta search of one to three plies from [`SEARCH_ORDER_MIN`] up), after the
-//!   table's move. At a null-window node the table's move is searched before the others are
-//!   evaluated: it usually ends a cut node alone, and then their evaluations would be wasted.
-//!   The table's move is the solver's own (an exact or selective pass's); a midgame entry's
-//!   move is also used.
+//!   Zebra) plus the evaluation of each child (static, then small searches of one to three
+//!   plies as the empties grow), after the table's move (see [`ordering`]). At a null-window
+//!   node the table's move is searched before the others are evaluated: it usually ends a cut
+//!   node alone. The table's move is the solver's own (an exact or selective pass's) or a
+//!   midgame entry's.
 //! - Every null-window node above 4 empties tries the **stability cut-off**: the opponent's
 //!   stable discs bound the score from above (see [`crate::eval::stability`]).
 //! - **Principal variation** nodes (the root and the first line) use PVS: a full window for the
@@ -38,8 +37,8 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 
-use crate::bitboard::{neighbours, squares, CORNERS, C_SQUARES, X_SQUARES};
-use crate::board::{final_score, Board};
+use crate::bitboard::{squares, C_SQUARES, X_SQUARES};
+use crate::board::final_score;
 use crate::cpu::{Cpu, Portable};
 use crate::eval::stability::stable_discs;
 use crate::eval::Evaluator;
@@ -54,6 +53,7 @@ use super::probcut::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::tt::{Bound, TranspositionTable, SOLVED_DEPTH};
 use super::Stopper;
 
+mod ordering;
 mod probcut;
 mod small;
 
@@ -70,26 +70,9 @@ pub const LEAF_MAX: u32 = 9;
 const _: () = assert!(LEAF_MAX < PROBCUT_MIN_EMPTIES);
 /// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 12;
-/// Empties from which move ordering adds the evaluation of the position after each move.
-pub const EVAL_ORDER_MIN: u32 = 12;
-/// Empties from which it uses a one-ply search instead of the static evaluation. From 15
-/// rather than 18: 5% fewer nodes and 8% fewer cycles on FFO #40-#49; from 14 the extra
-/// evaluations cost more than the nodes saved.
-pub const SEARCH_ORDER_MIN: u32 = 15;
-/// Empties from which the ordering searches two plies from each child instead of one (an
-/// alpha-beta search with the evaluator at its leaves, [`Solver::order_search`]).
-pub const ORDER_DEPTH_2_MIN: u32 = 18;
-/// Empties from which it searches three plies from each child.
-pub const ORDER_DEPTH_3_MIN: u32 = 22;
-/// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units).
-const EVAL_ORDER_DIVISOR: i32 = 24;
-/// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
-const POTENTIAL_WEIGHT: i32 = 2;
 /// Squares tried first within a parity class at `4..=SHALLOW_MAX` empties: all but the C- and
 /// X-squares (6% fewer nodes on FFO #40-#44 and #47 than parity order alone).
 const SHALLOW_FIRST: u64 = !(C_SQUARES | X_SQUARES);
-/// The ordering key of the table's move: above any other move's.
-const TT_KEY: i32 = 1000;
 /// Scores lie in -64..=64; this is above any of them.
 const INF: i32 = 65;
 /// Fewest empties at which a node of a parallel search defers the children other threads are
@@ -663,151 +646,6 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             }
         }
         None
-    }
-
-    /// Fills `list` with the moves of `mv`, keyed for ordering; returns how many.
-    ///
-    /// Key (higher is tried first): the table's move first, then fastest-first (the
-    /// opponent's reply count, corners counting as fewer), with a small bonus for odd-parity
-    /// regions, and from [`EVAL_ORDER_MIN`] empties the evaluation (see
-    /// [`Solver::add_eval_keys`]).
-    #[inline(always)]
-    fn order(
-        &self,
-        p: u64,
-        o: u64,
-        mv: u64,
-        tt_move: Option<Square>,
-        list: &mut MoveList,
-    ) -> usize {
-        let count = self.order_by_mobility(p, o, mv, tt_move, list);
-        self.add_eval_keys(p, o, &mut list[..count]);
-        count
-    }
-
-    /// [`Solver::order`] without the evaluation, the costly part of the key: what a node needs
-    /// before it searches the table's move, which usually ends a cut node by itself.
-    #[inline(always)]
-    fn order_by_mobility(
-        &self,
-        p: u64,
-        o: u64,
-        mv: u64,
-        tt_move: Option<Square>,
-        list: &mut MoveList,
-    ) -> usize {
-        let odd = odd_quadrants(!(p | o));
-        let n = (!(p | o)).count_ones();
-        let mut count = 0;
-        for sq in squares(mv) {
-            let f = C::flips(sq, p, o);
-            let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
-            if n > SHALLOW_MAX + 1 && n <= LEAF_MAX + 1 {
-                // The child will probe the leaf table: start loading its slot now.
-                self.leaf.prefetch(cp, co);
-            } else if n > LEAF_MAX + 1 {
-                // The child will probe the main table (and ETC may probe it sooner): its
-                // cluster is a likely cache miss, so start loading it now, in parallel with
-                // the other children's (8% fewer cycles on FFO #48).
-                self.tt.prefetch_key(hash_bits(cp, co));
-            }
-            let replies = C::moves(cp, co);
-            let potential = (neighbours(co) & !(cp | co)).count_ones() as i32;
-            let mut cost = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32 * 16;
-            cost += potential * POTENTIAL_WEIGHT;
-            cost -= ((sq.bit() & odd) != 0) as i32 * 4;
-            // The cost above is lower-first; the list sorts higher first.
-            let key = if Some(sq) == tt_move { TT_KEY } else { -cost };
-            list[count] = Candidate {
-                sq: sq.index() as u8,
-                key,
-                flips: f,
-            };
-            count += 1;
-        }
-        count
-    }
-
-    /// Adds the evaluation to the keys of `list` (moves from (`p`, `o`)) from
-    /// [`EVAL_ORDER_MIN`] empties: far from the end, the opponent's static evaluation of the
-    /// result (or, from [`SEARCH_ORDER_MIN`], of a one-ply search from it) says more than
-    /// mobility alone. The table's move keeps its key.
-    #[inline(always)]
-    fn add_eval_keys(&self, p: u64, o: u64, list: &mut [Candidate]) {
-        let n = (!(p | o)).count_ones();
-        if n < EVAL_ORDER_MIN {
-            return;
-        }
-        for c in list.iter_mut().filter(|c| c.key != TT_KEY) {
-            let bit = 1u64 << c.sq;
-            let (cp, co) = (o ^ c.flips, p ^ c.flips ^ bit);
-            let v = if n >= ORDER_DEPTH_3_MIN {
-                self.order_search(cp, co, 3, -INF * 100, INF * 100)
-            } else if n >= ORDER_DEPTH_2_MIN {
-                self.order_search(cp, co, 2, -INF * 100, INF * 100)
-            } else if n >= SEARCH_ORDER_MIN {
-                self.shallow(cp, co, C::moves(cp, co))
-            } else {
-                self.order_eval(cp, co)
-            };
-            c.key -= v / EVAL_ORDER_DIVISOR;
-        }
-    }
-
-    /// A one-ply search with the evaluator: the value for the side to move of (`p`, `o`), whose
-    /// moves are `mv`, in centi-discs.
-    #[inline(always)]
-    fn shallow(&self, p: u64, o: u64, mv: u64) -> i32 {
-        if mv == 0 {
-            return -self.order_eval(o, p);
-        }
-        let mut best = i32::MIN;
-        for sq in squares(mv) {
-            let f = C::flips(sq, p, o);
-            let v = -self.order_eval(o ^ f, p ^ f ^ sq.bit());
-            best = best.max(v);
-        }
-        best
-    }
-
-    /// The evaluation of (`p`, `o`) for the side to move, centi-discs, counted as an ordering
-    /// evaluation.
-    #[inline(always)]
-    fn order_eval(&self, p: u64, o: u64) -> i32 {
-        self.order_evals.set(self.order_evals.get() + 1);
-        self.eval
-            .evaluate_on::<C>(&Board::from_bits_unchecked(p, o))
-    }
-
-    /// An alpha-beta search of `depth` plies with the evaluator at its leaves, for ordering
-    /// far from the end: the value of (`p`, `o`) for the side to move, centi-discs, within
-    /// (`alpha`, `beta`), fail-soft. No table: these searches are small and many.
-    fn order_search(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if depth == 0 {
-            return self.order_eval(p, o);
-        }
-        let mv = C::moves(p, o);
-        if mv == 0 {
-            if C::moves(o, p) == 0 {
-                return final_score(p, o) * 100;
-            }
-            return -self.order_search(o, p, depth, -beta, -alpha);
-        }
-        let mut best = -INF * 100;
-        for sq in squares(mv) {
-            let f = C::flips(sq, p, o);
-            let v = -self.order_search(o ^ f, p ^ f ^ sq.bit(), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 
     /// Keeps `sq` as the root's best move if `key` is the root's: the move behind the result

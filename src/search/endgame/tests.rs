@@ -1,10 +1,12 @@
 //! Tests of the endgame solver against a plain negamax oracle, and of its root searches.
 
 use super::*;
+use crate::board::Board;
 use crate::eval::HandEval;
 use crate::flip::flips;
 use crate::movegen::moves;
 use crate::rng::{random_playout, SplitMix64};
+use crate::search::order::{Candidate, MoveList, MAX_MOVES};
 
 /// Plain negamax over every move to the end: the oracle for small positions.
 fn minimax(p: u64, o: u64) -> i32 {
