@@ -444,3 +444,34 @@ fn play_starts_from_the_position_the_moves_reach() {
     assert!(saved.contains(&format!("BO[8 {start}]")), "{saved}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue #34: `play` without --ggf saved into the current directory; it now saves into a
+// `games/` folder that it makes, and names the file in its output.
+#[test]
+fn play_saves_into_a_games_folder_by_default() {
+    let dir = scratch("games-folder");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
+    command.args(["play", "random"]).current_dir(&dir);
+    let r = run_command(command, b"f5\nquit\n");
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let saved: Vec<_> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let name = saved[0].file_name().unwrap().to_str().unwrap().to_owned();
+    assert!(
+        name.starts_with("othello-game-") && name.ends_with(".ggf"),
+        "{name}"
+    );
+    assert!(
+        r.stdout.contains(&format!("Game saved to games/{name}")),
+        "{}",
+        r.stdout
+    );
+    let record = std::fs::read_to_string(&saved[0]).unwrap();
+    assert!(record.contains("F5") || record.contains("f5"), "{record}");
+    // Nothing else was written beside the folder.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

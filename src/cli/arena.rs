@@ -251,7 +251,8 @@ pub struct PlayArgs {
     /// `analyse` and the review solve exactly from this many empty squares.
     #[arg(long, value_name = "N", default_value_t = play::ANALYSIS_EXACT_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=60))]
     analysis_exact: u32,
-    /// Where to save the game (default: othello-game-<unix time>.ggf).
+    /// Where to save the game (default: games/othello-game-<unix time>.ggf, the folder made
+    /// if missing).
     #[arg(long)]
     ggf: Option<PathBuf>,
     /// Start from this position, a board string (64 squares and the side to move), instead
@@ -265,6 +266,19 @@ pub struct PlayArgs {
     /// but --time still caps it): the same as the opponent `engine:level=N`.
     #[arg(long, value_name = "N")]
     level: Option<othello::engine::Level>,
+}
+
+/// The folder `play` saves games in when not told where.
+const GAMES_DIR: &str = "games";
+
+/// `games/othello-game-<now>.ggf`, after making the `games` folder if it is missing.
+fn default_game_path(now: u64) -> Result<PathBuf, CliError> {
+    std::fs::create_dir_all(GAMES_DIR).map_err(|e| {
+        fail(format!(
+            "cannot make the folder {GAMES_DIR}/ for the game: {e}"
+        ))
+    })?;
+    Ok(PathBuf::from(GAMES_DIR).join(format!("othello-game-{now}.ggf")))
 }
 
 /// `othello play`: a game in the terminal, then saved as GGF.
@@ -313,9 +327,10 @@ pub fn play(
             othello::Color::Black
         },
         clock,
-        ggf_path: args
-            .ggf
-            .unwrap_or_else(|| format!("othello-game-{now}.ggf").into()),
+        ggf_path: match args.ggf {
+            Some(path) => path,
+            None => default_game_path(now)?,
+        },
         hint_limits: othello::search::Limits {
             move_time: Some(Duration::from_secs_f64(hint_time)),
             ..Default::default()
