@@ -445,7 +445,15 @@ fn an_interrupted_write_leaves_no_temporary_file() {
     assert_eq!(whole.code, Some(0), "{}", whole.stderr);
     let duration = t0.elapsed();
     let mut interrupted = 0;
-    for k in 0..8u32 {
+    // Eight moments spread over the build; then, if the machine's load made every one of
+    // them too late (a build measured under load may run faster alone), earlier ones.
+    let delays = (0..8u32)
+        .map(|k| duration.mul_f64(0.05 + 0.1 * k as f64))
+        .chain((0..8u32).map(|k| Duration::from_millis(2 << k)));
+    for (k, delay) in delays.enumerate() {
+        if k >= 8 && interrupted > 0 {
+            break;
+        }
         let _ = std::fs::remove_file(&book);
         let _ = std::fs::remove_file(dir.join("i.book.journal"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
@@ -454,7 +462,7 @@ fn an_interrupted_write_leaves_no_temporary_file() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(duration.mul_f64(0.05 + 0.1 * k as f64));
+        std::thread::sleep(delay);
         // SAFETY: a signal to our own child, which has not been waited for yet.
         unsafe {
             libc::kill(child.id() as libc::pid_t, libc::SIGINT);
