@@ -409,7 +409,7 @@ fn row10_a_link_loop_is_not_a_new_book() {
 // that case is the killed-build test of tests/book.rs, where the book stays loadable.
 #[test]
 fn an_interrupted_write_leaves_no_temporary_file() {
-    use std::os::unix::process::ExitStatusExt;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
     let dir = scratch("interrupt");
     let book = dir.join("i.book");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -445,24 +445,26 @@ fn an_interrupted_write_leaves_no_temporary_file() {
     assert_eq!(whole.code, Some(0), "{}", whole.stderr);
     let duration = t0.elapsed();
     let mut interrupted = 0;
-    // Eight moments spread over the build; then, if the machine's load made every one of
-    // them too late (a build measured under load may run faster alone), earlier ones.
-    let delays = (0..8u32)
-        .map(|k| duration.mul_f64(0.05 + 0.1 * k as f64))
-        .chain((0..8u32).map(|k| Duration::from_millis(2 << k)));
-    for (k, delay) in delays.enumerate() {
-        if k >= 8 && interrupted > 0 {
-            break;
-        }
+    for k in 0..8u32 {
         let _ = std::fs::remove_file(&book);
         let _ = std::fs::remove_file(dir.join("i.book.journal"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
+        command
             .args(args(&book))
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
+            .stderr(Stdio::null());
+        // A test run started in the background by a non-interactive shell inherits SIGINT
+        // ignored, and the program rightly leaves an ignored signal ignored: give the child
+        // the default disposition, as a terminal's Ctrl-C would find it.
+        // SAFETY: runs in the forked child before exec; `signal` is async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
+        std::thread::sleep(duration.mul_f64(0.05 + 0.1 * k as f64));
         // SAFETY: a signal to our own child, which has not been waited for yet.
         unsafe {
             libc::kill(child.id() as libc::pid_t, libc::SIGINT);
