@@ -473,5 +473,24 @@ fn play_saves_into_a_games_folder_by_default() {
     assert!(record.contains("F5") || record.contains("f5"), "{record}");
     // Nothing else was written beside the folder.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    // A file named `games` where the folder should be: a clear error before the game, and
+    // the file left as it was.
+    let blocked = scratch("games-blocked");
+    std::fs::write(blocked.join("games"), b"not ours").unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_othello"));
+    command.args(["play", "random"]).current_dir(&blocked);
+    let r = run_command(command, b"f5\nquit\n");
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("games/"), "{}", r.stderr);
+    assert!(
+        !r.stdout.contains("Your move"),
+        "no game started: {}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read(blocked.join("games")).unwrap(),
+        b"not ours".to_vec()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&blocked).unwrap();
 }

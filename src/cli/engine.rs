@@ -402,29 +402,45 @@ pub struct NboardArgs {
     level: Option<othello::engine::Level>,
 }
 
-/// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
-pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
-    if !(args.book_randomness.is_finite() && (0.0..=64.0).contains(&args.book_randomness)) {
+/// The engine the protocol faces (`nboard`, `gtp`) run: `--book-randomness` checked, the
+/// book opened once (a book that cannot be used stops the program).
+fn open_engine(
+    eval: EngineEval,
+    threads: Option<usize>,
+    book: &othello::book::BookChoice,
+    book_randomness: f64,
+    ponder: bool,
+) -> Result<othello::engine::Engine, CliError> {
+    if !(book_randomness.is_finite() && (0.0..=64.0).contains(&book_randomness)) {
         return Err(super::fail(
             "--book-randomness: expected discs from 0 to 64",
         ));
     }
     let options = othello::engine::EngineOptions {
         eval,
-        threads: args.threads.unwrap_or_else(available_threads),
-        ponder: args.ponder,
-        book: args.book.clone(),
-        book_randomness: (args.book_randomness * 100.0).round() as u32,
+        threads: threads.unwrap_or_else(available_threads),
+        ponder,
+        book: book.clone(),
+        book_randomness: (book_randomness * 100.0).round() as u32,
         ..othello::engine::EngineOptions::default()
     };
-    // The book is opened here, once: a book that cannot be used stops the program.
-    let engine = othello::engine::Engine::new(options).map_err(|e| match e {
+    othello::engine::Engine::new(options).map_err(|e| match e {
         othello::engine::EngineError::OpenBook { reason, .. } => {
-            super::fail(format!("--book {}: {reason}", args.book))
+            fail(format!("--book {book}: {reason}"))
         }
-        e => super::fail(e.to_string()),
-    })?;
-    let mut engine = engine;
+        e => fail(e.to_string()),
+    })
+}
+
+/// `othello nboard` (and `othello` alone): the NBoard protocol on stdin/stdout.
+pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
+    let mut engine = open_engine(
+        eval,
+        args.threads,
+        &args.book,
+        args.book_randomness,
+        args.ponder,
+    )?;
     engine.set_level(args.level);
     othello::protocol::run_stdio_engine(othello::protocol::Engine::from_engine(engine))?;
     Ok(())
@@ -457,24 +473,7 @@ pub struct GtpArgs {
 /// is `othello::protocol::gtp`; this is only the loop that reads and writes.
 pub fn gtp(args: GtpArgs, eval: EngineEval) -> CliResult {
     use othello::protocol::{Input, LineSource, SyncInput};
-    if !(args.book_randomness.is_finite() && (0.0..=64.0).contains(&args.book_randomness)) {
-        return Err(super::fail(
-            "--book-randomness: expected discs from 0 to 64",
-        ));
-    }
-    let options = othello::engine::EngineOptions {
-        eval,
-        threads: args.threads.unwrap_or_else(available_threads),
-        book: args.book.clone(),
-        book_randomness: (args.book_randomness * 100.0).round() as u32,
-        ..othello::engine::EngineOptions::default()
-    };
-    let mut engine = othello::engine::Engine::new(options).map_err(|e| match e {
-        othello::engine::EngineError::OpenBook { reason, .. } => {
-            super::fail(format!("--book {}: {reason}", args.book))
-        }
-        e => super::fail(e.to_string()),
-    })?;
+    let mut engine = open_engine(eval, args.threads, &args.book, args.book_randomness, false)?;
     engine.set_depth(args.depth);
     if args.level.is_some() {
         engine.set_level(args.level);
