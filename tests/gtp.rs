@@ -187,6 +187,9 @@ fn malformed_commands_are_refused_and_change_nothing() {
         "othello-level 61",
         "othello-level x",
         "othello-level 3 4",
+        "set_game",
+        "set_game Go",
+        "list_games extra",
     ];
     assert!(bad.len() >= 20);
     let level_before = gtp.engine().level();
@@ -226,6 +229,11 @@ fn malformed_commands_are_refused_and_change_nothing() {
         assert_eq!(ok(&mut gtp, &format!("known_command {command}")), "true");
     }
     assert_eq!(ok(&mut gtp, "known_command foo"), "false");
+    // Quarry's game selection: one game, chosen without touching the position.
+    assert_eq!(ok(&mut gtp, "list_games"), "Othello");
+    let before = state(&mut gtp);
+    ok(&mut gtp, "set_game Othello");
+    assert_eq!(state(&mut gtp), before);
 }
 
 #[test]

@@ -63,6 +63,8 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_legal_moves",
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
+    "list_games",
+    "set_game",
     "othello-level",
 ];
 
@@ -355,6 +357,19 @@ impl Gtp {
                 .to_string()
             }),
             "gogui-rules_final_result" => arity(0).map(|()| self.final_result()),
+            // Quarry's game selection: it asks which games an engine plays, then picks one.
+            "list_games" => arity(0).map(|()| "Othello".to_string()),
+            "set_game" => {
+                if args.is_empty() {
+                    return Err("set_game takes a game name".to_string());
+                }
+                let name = args.join(" ");
+                if name.eq_ignore_ascii_case("othello") || name.eq_ignore_ascii_case("reversi") {
+                    Ok(String::new())
+                } else {
+                    Err(format!("unsupported game {:?}", clip(&name)))
+                }
+            }
             "othello-level" => {
                 arity(1)?;
                 let level = args[0]
