@@ -39,6 +39,7 @@
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::discs::{fraction_to_discs, CentiDiscs};
 use crate::eval::pattern::{
     feature_slot_base, features, phase_empties, phase_of, PatternEval, FEATURES_PER_PHASE,
     FEATURE_SLOTS, MAX_PHASES, WEIGHT_SCALE,
@@ -71,7 +72,7 @@ pub fn samples_from_records(records: &[Record]) -> Vec<Sample> {
         .iter()
         .map(|r| Sample {
             board: r.board,
-            label: r.label as f64 / 100.0,
+            label: CentiDiscs::from(r.label).to_discs(),
             group: r.game,
         })
         .collect()
@@ -302,7 +303,7 @@ pub fn phase_errors<'a>(
     let mut acc = vec![(0usize, 0f64); eval.phases()];
     for s in samples {
         let p = eval.phase(s.board.empty_count());
-        let v = eval.evaluate(&s.board) as f64 / 100.0;
+        let v = CentiDiscs::from(eval.evaluate(&s.board)).to_discs();
         acc[p].0 += 1;
         acc[p].1 += (v - s.label).abs();
     }
@@ -687,7 +688,10 @@ pub fn debias_search_labels(records: &mut [Record]) -> Vec<Option<f64>> {
             }
         }
     }
-    shift.into_iter().map(|d| d.map(|d| d / 100.0)).collect()
+    shift
+        .into_iter()
+        .map(|d| d.map(fraction_to_discs))
+        .collect()
 }
 
 /// Merges the records of positions equal under the eight board symmetries into one sample each,
@@ -706,7 +710,7 @@ pub fn merge_duplicates(records: &[Record]) -> Vec<Sample> {
     let mut merged: Vec<(Sample, u8, f64, u32)> = Vec::new();
     let mut index: HashMap<Board, usize> = HashMap::with_capacity(records.len());
     for r in records {
-        let label = r.label as f64 / 100.0;
+        let label = CentiDiscs::from(r.label).to_discs();
         let r_rank = rank(r.kind);
         match index.entry(r.board.canonical()) {
             Entry::Vacant(v) => {
