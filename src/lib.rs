@@ -9,6 +9,7 @@
 //! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
 //! - [`flip`]: flip generation; [`mod@reference`]: the mailbox oracle.
 //! - [`cpu`]: the code paths (portable, AVX2, AVX2 with BMI2) chosen at run time.
+//! - [`discs`]: scores in centi-discs and discs, and the conversions between them.
 //! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format;
 //!   [`xot`]: the embedded XOT opening list.
 //! - [`eval`]: PAIP's classic evaluators, Iago's edge table, stable discs, the engine's
@@ -39,7 +40,7 @@
 //! with [`search::Limits`] and an [`search::Observer`]; `solve` for exact values), the
 //! evaluators ([`eval`], including loading weight files), the file formats ([`obf`], [`game`]
 //! for GGF, [`gamedb`] for WTHOR, PGN and transcripts), the opening book ([`book`]), [`clock`],
-//! [`cpu`], [`perft`], [`xot`] and [`rng`]. The engine's tools are public because the binary is built on them, and are
+//! [`cpu`], [`perft`], [`xot`], [`rng`] and [`discs`]. The engine's tools are public because the binary is built on them, and are
 //! documented, but they follow the binary's needs rather than a stability promise: [`arena`]
 //! and [`players`] (matches), [`protocol`] (NBoard), [`quality`], [`learn`] and
 //! [`mod@reference`] (the test oracle). Search internals are private, or hidden from the
@@ -70,6 +71,7 @@ pub mod board;
 pub mod book;
 pub mod clock;
 pub mod cpu;
+pub mod discs;
 pub mod engine;
 pub mod eval;
 pub mod files;

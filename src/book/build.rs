@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::eval::EngineEval;
 use crate::search::{Limits, Searcher, Value};
 
@@ -82,12 +83,8 @@ pub fn book_from_skeleton(skeleton: &HashMap<Board, u32>, depth: u8, source: u64
 
 /// The centi-disc value of a search result, and whether it is exact.
 fn centi(value: Value) -> (i16, bool) {
-    let clamp = |v: i32| v.clamp(-6400, 6400) as i16;
-    match value {
-        Value::Heuristic(v) => (clamp(v), false),
-        Value::Exact(v) => (clamp(v * 100), true),
-        Value::Wld(v) | Value::Probable(v) => (clamp(v * 100), false),
-    }
+    let centi = CentiDiscs::from(value.centi()).to_i16_clamped();
+    (centi, matches!(value, Value::Exact(_)))
 }
 
 /// The leaf of `board`: the best of its moves outside `links` (a bit set of squares; with

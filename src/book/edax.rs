@@ -43,6 +43,7 @@
 //!   one and lie two discs either side otherwise.
 
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::square::Square;
 
 use super::file::BookError;
@@ -60,8 +61,13 @@ const SCORE_INF: i8 = 127;
 pub type EdaxDate = (i16, u8, u8, u8, u8, u8);
 
 fn disc_value(centi: i16) -> i8 {
-    let v = (centi as f64 / 100.0).round();
+    let v = CentiDiscs::from(centi).to_discs().round();
     v.clamp(-64.0, 64.0) as i8
+}
+
+/// An Edax score (whole discs, unchecked: up to ±128) in centi-discs; it always fits an `i16`.
+fn centi_of_score(discs: i8) -> i16 {
+    CentiDiscs::from_whole_discs(i32::from(discs)).0 as i16
 }
 
 /// A position as read: its board, its entry (leaf from the file) and its links (move,
@@ -146,7 +152,7 @@ pub fn from_edax_bytes(bytes: &[u8]) -> Result<Book, BookError> {
         } else {
             LeafState::Move(Leaf {
                 mv: parse_move(leaf_code).map_err(here)?,
-                value: leaf_score as i16 * 100,
+                value: centi_of_score(leaf_score),
                 depth: level,
                 exact: false,
             })
@@ -172,7 +178,7 @@ pub fn from_edax_bytes(bytes: &[u8]) -> Result<Book, BookError> {
             if book.contains(&child) {
                 continue;
             }
-            let value = score as i16 * 100;
+            let value = centi_of_score(score);
             let better = match leaf {
                 LeafState::Move(l) => value > l.value,
                 _ => true,

@@ -41,6 +41,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::bitboard::{squares, symmetry};
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::rng::SplitMix64;
 use crate::square::Square;
 
@@ -414,7 +415,7 @@ impl Book {
         let mut pass_linked = false;
         let mut unknown_link = false;
         if key.is_game_over() {
-            let v = (key.final_score() * 100) as i16;
+            let v = CentiDiscs::from_whole_discs(key.final_score()).to_i16_clamped();
             consider(v, 0, true, &mut best);
         } else {
             let children: Vec<(u64, Board)> = if moves == 0 {

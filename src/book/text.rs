@@ -23,6 +23,7 @@
 use std::fmt::Write as _;
 
 use crate::board::{Board, Color, Move, Position};
+use crate::discs::CentiDiscs;
 
 use super::file::BookError;
 use super::{Book, Entry, Leaf, LeafState};
@@ -31,7 +32,7 @@ use super::{Book, Entry, Leaf, LeafState};
 pub const HEADER: &str = "# othello book 1: board side value depth games leaf (docs/BOOK.md)";
 
 fn discs(centi: i16) -> String {
-    format!("{:+.2}", centi as f64 / 100.0)
+    format!("{:+.2}", CentiDiscs::from(centi))
 }
 
 fn depth_text(depth: u8, exact: bool) -> String {
@@ -84,7 +85,7 @@ pub fn to_text(book: &Book) -> String {
 /// Parses `value` in discs into centi-discs.
 fn parse_discs(text: &str) -> Option<i16> {
     let v: f64 = text.parse().ok()?;
-    (v.is_finite() && v.abs() <= 64.0).then(|| (v * 100.0).round() as i16)
+    (v.is_finite() && v.abs() <= 64.0).then(|| CentiDiscs::from_discs(v).to_i16_clamped())
 }
 
 /// Parses a depth field: a number up to 60 or `exact`.

@@ -11,6 +11,7 @@ use othello::board::{Board, Position};
 use othello::book::build::{self, DeviateSettings, SearchSettings};
 use othello::book::file::{self, Journal};
 use othello::book::{edax, text, Book, BookChoice, LeafState};
+use othello::discs::CentiDiscs;
 use othello::eval::EngineEval;
 use othello::gamedb;
 
@@ -280,7 +281,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                 &mut journal,
                 &settings,
                 &DeviateSettings {
-                    tolerance: (tolerance * 100.0).round() as i16,
+                    tolerance: CentiDiscs::from_discs(tolerance).to_i16_clamped(),
                     plies,
                     max_new,
                 },
@@ -418,7 +419,7 @@ fn print_summary(book: &Book, out: &mut impl Write) -> CliResult {
             writeln!(
                 out,
                 "start position: {:+.2} discs ({} games)",
-                root.value as f64 / 100.0,
+                CentiDiscs::from(root.value),
                 root.games
             )?;
         }
@@ -434,7 +435,7 @@ fn show(book: &Book, board: &Board, out: &mut impl Write) -> CliResult {
     writeln!(
         out,
         "value {:+.2} discs{}, {} games, leaf {}",
-        entry.value as f64 / 100.0,
+        CentiDiscs::from(entry.value),
         if entry.exact { " (exact)" } else { "" },
         entry.games,
         match entry.leaf {
@@ -449,7 +450,7 @@ fn show(book: &Book, board: &Board, out: &mut impl Write) -> CliResult {
             out,
             "{:<4} {:>+7.2}  {:>5}  {:>5}  {}",
             m.mv.to_string(),
-            m.value as f64 / 100.0,
+            CentiDiscs::from(m.value),
             if m.exact {
                 "exact".to_string()
             } else {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use othello::board::{Board, Move, Position};
+use othello::discs::CentiDiscs;
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
 use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
@@ -421,7 +422,8 @@ fn open_engine(
         threads: threads.unwrap_or_else(available_threads),
         ponder,
         book: book.clone(),
-        book_randomness: (book_randomness * 100.0).round() as u32,
+        // Checked non-negative: the centi-discs fit a u32.
+        book_randomness: CentiDiscs::from_discs(book_randomness).0 as u32,
         ..othello::engine::EngineOptions::default()
     };
     othello::engine::Engine::new(options).map_err(|e| match e {

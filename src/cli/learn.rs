@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use othello::board::Position;
+use othello::discs::fraction_to_discs;
 use othello::eval::{EngineEval, EvalChoice};
 use othello::gamedb::export::EmptiesRange;
 use othello::learn::selfplay::default_threads;
@@ -352,7 +353,7 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
         let Some(first) = row.first() else { continue };
         write!(out, "{n:>4} {:>5}", first.samples)?;
         for g in row {
-            write!(out, " {:>5.2}", g.sigma / 100.0)?;
+            write!(out, " {:>5.2}", fraction_to_discs(g.sigma))?;
         }
         writeln!(out)?;
     }

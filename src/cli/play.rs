@@ -33,6 +33,7 @@ use thiserror::Error;
 use othello::arena::referee::utc_date;
 use othello::board::{Color, Move, Position};
 use othello::clock::TimeControl;
+use othello::discs::CentiDiscs;
 use othello::eval::EngineEval;
 use othello::game::{Game, GameEnd, GameResult, MoveRecord};
 use othello::gamedb::GameRecord;
@@ -401,7 +402,7 @@ pub fn play<R: BufRead, W: Write>(
                         let others: Vec<String> = book_moves[1..]
                             .iter()
                             .take(3)
-                            .map(|m| format!("{} {:+.2}", m.mv, f64::from(m.value) / 100.0))
+                            .map(|m| format!("{} {:+.2}", m.mv, CentiDiscs::from(m.value)))
                             .collect();
                         let also = if others.is_empty() {
                             String::new()
@@ -412,7 +413,7 @@ pub fn play<R: BufRead, W: Write>(
                             out,
                             "  hint: {} ({:+.2} discs, opening book{also})",
                             best.mv,
-                            f64::from(best.value) / 100.0
+                            CentiDiscs::from(best.value)
                         )?;
                         continue;
                     }

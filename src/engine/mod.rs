@@ -58,6 +58,7 @@ use crate::board::{Board, Move};
 use crate::book::build::learn_game;
 use crate::book::{BookChoice, BookMove, OwnedBook};
 use crate::clock::{Clock, FORCED_MOVE_TIME_MS};
+use crate::discs::CentiDiscs;
 use crate::eval::{EngineEval, EvalChoice, Evaluator};
 use crate::game::{Game, GameMoveError, MoveRecord};
 use crate::rng::SplitMix64;
@@ -510,7 +511,7 @@ impl Engine {
             self.expected = None;
             return Ok(Decision {
                 mv: m.mv,
-                eval: Some(f64::from(m.value) / 100.0),
+                eval: Some(CentiDiscs::from(m.value).to_discs()),
                 source: Source::Book,
                 search: None,
                 elapsed: start.elapsed(),

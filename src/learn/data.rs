@@ -35,6 +35,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use crate::board::{Board, Color};
+use crate::discs::CentiDiscs;
 
 use super::LearnError;
 
@@ -228,12 +229,10 @@ pub fn open_for_append(path: &Path, seed: u64) -> Result<(File, HashSet<u32>), L
 /// for a solve, search for a heuristic or win-loss-draw value).
 pub fn label_of(value: crate::search::Value) -> (i16, LabelKind) {
     use crate::search::Value;
+    let centi = CentiDiscs::from(value.centi()).to_i16_clamped();
     match value {
-        Value::Exact(d) => ((d * 100).clamp(-6400, 6400) as i16, LabelKind::Exact),
-        Value::Heuristic(c) => (c.clamp(-6400, 6400) as i16, LabelKind::Search),
-        Value::Wld(s) | Value::Probable(s) => {
-            ((s * 100).clamp(-6400, 6400) as i16, LabelKind::Search)
-        }
+        Value::Exact(_) => (centi, LabelKind::Exact),
+        Value::Heuristic(_) | Value::Wld(_) | Value::Probable(_) => (centi, LabelKind::Search),
     }
 }
 

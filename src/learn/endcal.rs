@@ -37,6 +37,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::eval::EngineEval;
 use crate::rng::{mix, SplitMix64};
 use crate::search::mpc::end::{shallow_depth, EndFit, PROBCUT_MIN_EMPTIES};
@@ -313,7 +314,7 @@ pub fn fit_grid(samples: &[EndSample]) -> Vec<GridFit> {
             let points: Vec<(f64, f64)> = samples
                 .iter()
                 .filter(|s| s.board.empty_count() == n && s.values.len() > d as usize)
-                .map(|s| (s.values[d as usize] as f64, 100.0 * s.exact as f64))
+                .map(|s| (s.values[d as usize] as f64, exact_centi(s)))
                 .collect();
             if let Some((a, b, sigma)) = linear_fit(&points) {
                 grid.push(GridFit {
@@ -328,6 +329,11 @@ pub fn fit_grid(samples: &[EndSample]) -> Vec<GridFit> {
         }
     }
     grid
+}
+
+/// The exact score of `sample` in centi-discs, the unit of the shallow values it is fitted to.
+fn exact_centi(sample: &EndSample) -> f64 {
+    CentiDiscs::from_whole_discs(sample.exact).0 as f64
 }
 
 /// `x` rounded to a multiple of `1 / scale`.
@@ -347,7 +353,7 @@ fn band_fit(
     let points: Vec<(f64, f64)> = samples
         .iter()
         .filter(|s| s.values.len() > depth as usize)
-        .map(|s| (s.values[depth as usize] as f64, 100.0 * s.exact as f64))
+        .map(|s| (s.values[depth as usize] as f64, exact_centi(s)))
         .collect();
     if points.len() < MIN_BAND_SAMPLES {
         return None;

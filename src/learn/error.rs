@@ -20,6 +20,7 @@
 use std::io::Write;
 
 use crate::board::Move;
+use crate::discs::CentiDiscs;
 use crate::eval::{EngineEval, Evaluator};
 use crate::obf::ObfEntry;
 
@@ -48,7 +49,12 @@ pub fn band_error(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) -> 
     let pairs: Vec<(f64, f64)> = samples
         .iter()
         .filter(|s| (min..=max).contains(&s.board.empty_count()))
-        .map(|s| (eval.evaluate(&s.board) as f64 / 100.0, s.label))
+        .map(|s| {
+            (
+                CentiDiscs::from(eval.evaluate(&s.board)).to_discs(),
+                s.label,
+            )
+        })
         .collect();
     let n = pairs.len();
     let mean_abs = |a: f64| pairs.iter().map(|&(v, l)| (a * v - l).abs()).sum::<f64>() / n as f64;
@@ -205,7 +211,7 @@ mod tests {
     fn scale_and_errors_are_least_squares_and_absolute() {
         let eval = EngineEval::Hand(HandEval::new());
         let board = Board::start();
-        let v = eval.evaluate(&board) as f64 / 100.0;
+        let v = CentiDiscs::from(eval.evaluate(&board)).to_discs();
         let samples: Vec<Sample> = [v + 1.0, v - 3.0]
             .iter()
             .map(|&label| Sample {

@@ -42,6 +42,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::board::{Color, Position};
+use crate::discs::CentiDiscs;
 use crate::eval::EngineEval;
 use crate::search::{Limits, Searcher, Selectivity};
 
@@ -176,7 +177,9 @@ pub fn label_game(
         if exact {
             let (label, kind) = label_position(config, &board, searcher);
             if kind == LabelKind::Exact {
-                anchor.get_or_insert((pos.side, label as i32 / 100));
+                // An exact label is whole discs (at most 64).
+                let discs = CentiDiscs::from(label).whole_discs() as i32;
+                anchor.get_or_insert((pos.side, discs));
             }
             labelled.push((*pos, Some((label, kind))));
         } else if config.depth.is_some() {
@@ -199,7 +202,10 @@ pub fn label_game(
                 (Some(l), _) => l,
                 (None, Some((side, value))) => {
                     let v = if side == pos.side { value } else { -value };
-                    ((v * 100) as i16, LabelKind::GameResult)
+                    (
+                        CentiDiscs::from_whole_discs(v).to_i16_clamped(),
+                        LabelKind::GameResult,
+                    )
                 }
                 (None, None) => return None,
             };

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use crate::bitboard::squares;
 use crate::board::{Board, Color, Move, Position};
+use crate::discs::CentiDiscs;
 use crate::eval::{EngineEval, HandEval};
 use crate::search::{Limits, Searcher};
 
@@ -207,7 +208,10 @@ pub fn play_game(
                 } else {
                     -anchor_value
                 };
-                ((v * 100) as i16, LabelKind::GameResult)
+                (
+                    CentiDiscs::from_whole_discs(v).to_i16_clamped(),
+                    LabelKind::GameResult,
+                )
             });
             Record {
                 board,

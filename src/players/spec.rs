@@ -47,6 +47,7 @@ use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};
 use crate::book::BookChoice;
+use crate::discs::CentiDiscs;
 use crate::engine::Level;
 use crate::eval::EvalChoice;
 use crate::search::tt::MAX_SHARED_HASH_MB;
@@ -221,7 +222,8 @@ fn parse_engine_options(text: &str) -> Result<EngineSettings, SpecError> {
             }
             "book-random" => match value.parse::<f64>() {
                 Ok(d) if d.is_finite() && (0.0..=64.0).contains(&d) => {
-                    settings.book_randomness = (d * 100.0).round() as u32
+                    // Checked non-negative: the centi-discs fit a u32.
+                    settings.book_randomness = CentiDiscs::from_discs(d).0 as u32
                 }
                 _ => return Err(bad()),
             },
@@ -383,7 +385,10 @@ impl fmt::Display for PlayerSpec {
                     options.push(format!("book={}", s.book));
                 }
                 if s.book_randomness != 0 {
-                    options.push(format!("book-random={}", s.book_randomness as f64 / 100.0));
+                    options.push(format!(
+                        "book-random={}",
+                        CentiDiscs::from(s.book_randomness)
+                    ));
                 }
                 if s.eval != EvalChoice::Default {
                     options.push(format!("eval={}", s.eval));

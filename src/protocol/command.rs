@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::board::{ParseBoardError, Position};
 use crate::book::BookChoice;
+use crate::discs::CentiDiscs;
 use crate::engine::Level;
 use crate::eval::EvalChoice;
 use crate::game::{clip, Game, GgfError, MoveRecord, ParseMoveRecordError};
@@ -309,7 +310,9 @@ impl FromStr for Command {
                             |d: &f64| d.is_finite() && (0.0..=64.0).contains(d),
                             "discs from 0 to 64",
                         )?;
-                        a.end(Command::SetBookRandomness((d * 100.0).round() as u32))
+                        // Checked non-negative: the centi-discs fit a u32.
+                        let centi = CentiDiscs::from_discs(d).0 as u32;
+                        a.end(Command::SetBookRandomness(centi))
                     }
                     "eval" => {
                         let text =

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::discs::CentiDiscs;
 use crate::engine::{Decision, Hint, MoveObserver, Source};
 use crate::perft::perft;
 use crate::search::{Observer, SearchResult};
@@ -190,7 +191,7 @@ impl Engine {
                 let centi = self.engine.static_eval();
                 out.send(Response::Comment(format!(
                     "eval {} (static, discs for the side to move)",
-                    super::response::discs(f64::from(centi) / 100.0)
+                    super::response::discs(CentiDiscs::from(centi).to_discs())
                 )))?;
                 Ok(())
             }
@@ -292,7 +293,7 @@ impl Engine {
                 for m in moves {
                     out.send(Response::Book {
                         mv: m.mv,
-                        eval: f64::from(m.value) / 100.0,
+                        eval: CentiDiscs::from(m.value).to_discs(),
                         games: m.games,
                         depth: if m.exact {
                             Depth::Exact

@@ -6,8 +6,9 @@
 
 use serde::Serialize;
 
-use super::{centi, color_name, Effort, MoveReview, PlayerStats, Review};
+use super::{color_name, Effort, MoveReview, PlayerStats, Review};
 use crate::board::Color;
+use crate::discs::CentiDiscs;
 
 /// The review as a JSON object, indented two spaces, ending with a newline.
 pub fn to_json(review: &Review) -> String {
@@ -142,7 +143,11 @@ impl<'a> ReviewJson<'a> {
                 .collect(),
             players: PlayersJson { black, white },
             turning_points: turning.iter().map(|&i| review.moves[i].number).collect(),
-            curve: review.curve().into_iter().map(discs).collect(),
+            curve: review
+                .curve()
+                .into_iter()
+                .map(|c| CentiDiscs::from(c).to_discs())
+                .collect(),
         }
     }
 }
@@ -154,15 +159,15 @@ impl MoveJson {
             color: color_name(m.color()).to_ascii_lowercase(),
             empties: m.before.board.empty_count(),
             played: m.played.to_string(),
-            played_value: discs(centi(m.played_value)),
+            played_value: m.played_value.discs(),
             best: m.best.to_string(),
-            best_value: discs(centi(m.best_value)),
-            loss: discs(m.loss_centi()),
+            best_value: m.best_value.discs(),
+            loss: m.loss(),
             exact: m.is_exact(),
             depth: m.depth,
             legal_moves: m.legal_moves,
             pass_after: m.pass_after,
-            black_value: discs(m.black_centi()),
+            black_value: CentiDiscs::from(m.black_centi()).to_discs(),
             mistake: m.is_mistake(),
             turning_point,
             nodes: m.nodes,
@@ -189,11 +194,6 @@ impl<'a> PlayerJson<'a> {
     }
 }
 
-/// Centi-discs as discs: `1.5`, `-4.0`, `0.07`.
-fn discs(centi: i32) -> f64 {
-    f64::from(centi) / 100.0
-}
-
 /// `x` rounded to `decimals` places.
 pub(super) fn round(x: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
@@ -215,7 +215,7 @@ mod tests {
     fn strings_are_escaped_numbers_short_and_nan_null() {
         let sample = Sample {
             name: "a\"b\\c\nd\te\u{1}f Özgen </script>",
-            values: vec![discs(7), discs(-400), discs(-150), f64::NAN],
+            values: vec![0.07, -4.0, -1.5, f64::NAN],
             none: None,
         };
         assert_eq!(

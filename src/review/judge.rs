@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::{centi, Effort, MoveReview, Progress, Review, ReviewError, ReviewOptions};
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::eval::Evaluator;
 use crate::gamedb::GameRecord;
 use crate::search::{Limits, Searcher, Value};
@@ -113,7 +114,7 @@ fn judge<E: Evaluator>(
         let value = if after.is_game_over() {
             // A move that ends the game (a wipe-out, say) is worth its final score, on the
             // heuristic scale: the position before it is too far from the end to solve.
-            Value::Heuristic(100 * after.final_score())
+            Value::Heuristic(CentiDiscs::from_whole_discs(after.final_score()).0 as i32)
         } else if depth == 1 {
             Value::Heuristic(searcher.evaluator().evaluate(&after))
         } else {

@@ -76,6 +76,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::board::{Color, Position};
+use crate::discs::CentiDiscs;
 use crate::gamedb::{GameRecord, ReplayError};
 use crate::search::Value;
 use crate::square::Square;
@@ -175,7 +176,7 @@ impl MoveReview {
 
     /// The loss in discs.
     pub fn loss(&self) -> f64 {
-        f64::from(self.loss_centi()) / 100.0
+        CentiDiscs::from(self.loss_centi()).to_discs()
     }
 
     /// Whether the move played was a best move (no loss).
@@ -213,7 +214,7 @@ pub fn centi(value: Value) -> i32 {
 /// `0` for a draw).
 pub fn value_text(value: Value) -> String {
     match value {
-        Value::Heuristic(c) => format!("{:+.2}", f64::from(c) / 100.0),
+        Value::Heuristic(c) => format!("{:+.2}", CentiDiscs::from(c)),
         Value::Exact(0) | Value::Wld(0) | Value::Probable(0) => "0".to_string(),
         Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => format!("{d:+}"),
     }
@@ -221,10 +222,11 @@ pub fn value_text(value: Value) -> String {
 
 /// A loss in centi-discs as text: `0`, `4` (whole discs) or `1.25`.
 pub fn loss_text(centi: i64) -> String {
-    if centi % 100 == 0 {
-        format!("{}", centi / 100)
+    let loss = CentiDiscs(centi);
+    if loss.is_whole() {
+        loss.whole_discs().to_string()
     } else {
-        format!("{:.2}", centi as f64 / 100.0)
+        format!("{loss:.2}")
     }
 }
 
@@ -256,7 +258,7 @@ pub struct PlayerStats {
 impl PlayerStats {
     /// The total loss in discs.
     pub fn total_loss(&self) -> f64 {
-        self.total_loss_centi as f64 / 100.0
+        CentiDiscs(self.total_loss_centi).to_discs()
     }
 
     /// The mean loss per move with a choice, in discs (0 without one).

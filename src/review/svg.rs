@@ -12,6 +12,7 @@ use std::fmt::Write;
 use super::html::escape;
 use super::{color_name, value_text, Review};
 use crate::board::Position;
+use crate::discs::CentiDiscs;
 use crate::square::Square;
 
 /// The chart's size in SVG units, and its margins.
@@ -30,7 +31,7 @@ fn range_discs(curve: &[i32]) -> i32 {
     let most = curve.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0);
     RANGES_DISCS
         .into_iter()
-        .find(|&r| most <= 100 * r as u32)
+        .find(|&r| CentiDiscs::from(most) <= CentiDiscs::from_whole_discs(r))
         .unwrap_or(64)
 }
 
@@ -42,11 +43,16 @@ pub fn evaluation_chart(review: &Review) -> String {
     let plot_w = CHART_WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
     let plot_h = CHART_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM;
     let x = |k: usize| MARGIN_LEFT + k as f64 * plot_w / n;
-    let y = |centi: i32| {
-        let v = (f64::from(centi) / 100.0).clamp(-f64::from(range), f64::from(range));
+    let y = |value: CentiDiscs| {
+        let v = value.to_discs().clamp(-f64::from(range), f64::from(range));
         MARGIN_TOP + plot_h / 2.0 - v / f64::from(range) * plot_h / 2.0
     };
-    let (left, right, top, bottom) = (x(0), x(review.moves.len()), y(100 * range), y(-100 * range));
+    let (left, right, top, bottom) = (
+        x(0),
+        x(review.moves.len()),
+        y(CentiDiscs::from_whole_discs(range)),
+        y(CentiDiscs::from_whole_discs(-range)),
+    );
     let mut s = String::new();
     let _ = write!(
         s,
@@ -58,7 +64,7 @@ pub fn evaluation_chart(review: &Review) -> String {
         r##"<rect x="{left:.1}" y="{top:.1}" width="{:.1}" height="{:.1}" fill="#e9ecef"/><rect x="{left:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#ffffff" stroke="none"/>"##,
         right - left,
         plot_h / 2.0,
-        y(0),
+        y(CentiDiscs(0)),
         right - left,
         plot_h / 2.0
     );
@@ -85,7 +91,7 @@ pub fn evaluation_chart(review: &Review) -> String {
     // Horizontal grid and its labels.
     for step in -2..=2 {
         let v = range * step / 2;
-        let yy = y(100 * v);
+        let yy = y(CentiDiscs::from_whole_discs(v));
         let label = if v == 0 {
             "0".to_string()
         } else {
@@ -130,7 +136,7 @@ pub fn evaluation_chart(review: &Review) -> String {
     let points: Vec<String> = curve
         .iter()
         .enumerate()
-        .map(|(k, &c)| format!("{:.1},{:.1}", x(k), y(c)))
+        .map(|(k, &c)| format!("{:.1},{:.1}", x(k), y(CentiDiscs::from(c))))
         .collect();
     let _ = write!(
         s,
@@ -139,7 +145,7 @@ pub fn evaluation_chart(review: &Review) -> String {
     );
     for (k, &c) in curve.iter().enumerate() {
         let title = match k.checked_sub(1).map(|i| &review.moves[i]) {
-            None => format!("start: {:+.2}", f64::from(c) / 100.0),
+            None => format!("start: {:+.2}", CentiDiscs::from(c)),
             Some(m) => format!(
                 "move {} ({} {}): {} for {}, Black {:+.2}",
                 m.number,
@@ -147,14 +153,14 @@ pub fn evaluation_chart(review: &Review) -> String {
                 m.played,
                 value_text(m.played_value),
                 color_name(m.color()),
-                f64::from(c) / 100.0
+                CentiDiscs::from(c)
             ),
         };
         let _ = write!(
             s,
             r##"<circle cx="{:.1}" cy="{:.1}" r="2.6" fill="#1c4587"><title>{}</title></circle>"##,
             x(k),
-            y(c),
+            y(CentiDiscs::from(c)),
             escape(&title)
         );
     }
@@ -162,7 +168,7 @@ pub fn evaluation_chart(review: &Review) -> String {
     // Black's, below a point of White's) unless that leaves the plot.
     for i in review.turning_points() {
         let m = &review.moves[i];
-        let (cx, cy) = (x(i + 1), y(curve[i + 1]));
+        let (cx, cy) = (x(i + 1), y(CentiDiscs::from(curve[i + 1])));
         let above = if curve[i + 1] >= 0 {
             cy - 12.0 > top + 4.0
         } else {

@@ -107,8 +107,6 @@ pub struct Solver<'a, E: Evaluator, C: Cpu = Portable> {
     /// of it stored (read from here, not from the shared table, which other threads write).
     root_key: u64,
     root_best: Option<Square>,
-    /// Root moves the root searches skip (multi-PV), 0 for none.
-    excluded: u64,
     cpu: PhantomData<C>,
 }
 
@@ -151,16 +149,8 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
             busy: None,
             root_key: 0,
             root_best: None,
-            excluded: 0,
             cpu: PhantomData,
         }
-    }
-
-    /// Makes the root searches ([`Solver::solve_root`], [`Solver::solve_root_mtd`]) skip the
-    /// root moves in `excluded`, which must leave at least one legal move: they then find the
-    /// best of the other moves (the next line of a multi-PV search).
-    pub fn set_excluded(&mut self, excluded: u64) {
-        self.excluded = excluded;
     }
 
     /// Makes this solver one thread of a parallel search sharing `busy` (see [`super::busy`]).
@@ -203,19 +193,24 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
 
     /// The best move and exact value within (`alpha`, `beta`) at the root. `None` when the
     /// side to move must pass or the game is over.
+    ///
+    /// Every root search of the solver skips the root moves in its `excluded` (0 for none),
+    /// which must leave a legal move: it then finds the best of the other moves (the next line
+    /// of a multi-PV search).
     pub fn solve_root(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
         beta: i32,
+        excluded: u64,
     ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
         self.root_key = hash_bits(player, opponent);
         self.root_best = None;
-        let score = if self.excluded != 0 {
+        let score = if excluded != 0 {
             self.root_empties = empties;
-            self.root_excluding(player, opponent, alpha, beta, empties)
+            self.root_excluding(player, opponent, alpha, beta, empties, excluded)
         } else {
             self.pvs(player, opponent, alpha, beta, empties, false)
         };
@@ -223,7 +218,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
         // Small positions are not stored; find the move by re-checking each one.
-        let best = best.or_else(|| self.best_move_by_scan(player, opponent, score));
+        let best = best.or_else(|| self.best_move_by_scan(player, opponent, score, excluded));
         (score, best)
     }
 
@@ -240,8 +235,9 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         player: u64,
         opponent: u64,
         guess: i32,
+        excluded: u64,
     ) -> (i32, Option<Square>) {
-        self.solve_root_mtd_below(player, opponent, guess, 64)
+        self.solve_root_mtd_below(player, opponent, guess, 64, excluded)
     }
 
     /// [`Solver::solve_root_mtd`] when the value is known to be at most `upper` (the next line
@@ -252,6 +248,7 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         opponent: u64,
         guess: i32,
         upper: i32,
+        excluded: u64,
     ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
         let (mut lo, mut hi) = (-64, upper.clamp(-64, 64));
@@ -262,8 +259,8 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         while lo < hi {
             let t = g.clamp(lo + 2, hi);
             self.root_best = None;
-            let r = if self.excluded != 0 {
-                self.root_excluding(player, opponent, t - 1, t, empties)
+            let r = if excluded != 0 {
+                self.root_excluding(player, opponent, t - 1, t, empties, excluded)
             } else {
                 self.nws(player, opponent, t - 1, empties, false)
             };
@@ -288,16 +285,24 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         }
         let legal = C::moves(player, opponent);
         let best = best.filter(|b| legal & b.bit() != 0);
-        let best = best.or_else(|| self.best_move_by_scan(player, opponent, lo));
+        let best = best.or_else(|| self.best_move_by_scan(player, opponent, lo, excluded));
         (lo, best)
     }
 
-    /// The root of a search that skips the moves of `self.excluded`: PVS over the other
-    /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
-    /// its true value; the children's results are stored as usual.
-    fn root_excluding(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+    /// The root of a search that skips the moves of `excluded`: PVS over the other moves,
+    /// ordered as at any node. Nothing is stored for the root, whose value here is not its
+    /// true value; the children's results are stored as usual.
+    fn root_excluding(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        excluded: u64,
+    ) -> i32 {
         self.nodes += 1;
-        let mv = C::moves(p, o) & !self.excluded;
+        let mv = C::moves(p, o) & !excluded;
         let tt_move = self.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
@@ -308,10 +313,17 @@ impl<'a, E: Evaluator, C: Cpu> Solver<'a, E, C> {
         best
     }
 
-    /// A move achieving `score` (exactly, or at least a bound as good), found by null windows.
-    fn best_move_by_scan(&mut self, player: u64, opponent: u64, score: i32) -> Option<Square> {
+    /// A move outside `excluded` achieving `score` (exactly, or at least a bound as good),
+    /// found by null windows.
+    fn best_move_by_scan(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        score: i32,
+        excluded: u64,
+    ) -> Option<Square> {
         let empties = (!(player | opponent)).count_ones();
-        for sq in squares(C::moves(player, opponent) & !self.excluded) {
+        for sq in squares(C::moves(player, opponent) & !excluded) {
             let f = C::flips(sq, player, opponent);
             let (p, o) = (opponent ^ f, player ^ f ^ sq.bit());
             let v = -self.pvs(p, o, -score - 1, -score + 1, empties - 1, false);

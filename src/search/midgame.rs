@@ -61,8 +61,6 @@ pub struct Midgame<'a, E: Evaluator, C: Cpu = Portable> {
     /// result stored (read from here, not from the shared table, which other threads write).
     root_key: u64,
     root_best: Option<Square>,
-    /// Root moves [`Midgame::root`] skips (multi-PV), 0 for none.
-    excluded: u64,
     cpu: PhantomData<C>,
 }
 
@@ -100,16 +98,8 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
             busy: None,
             root_key: 0,
             root_best: None,
-            excluded: 0,
             cpu: PhantomData,
         }
-    }
-
-    /// Makes [`Midgame::root`] skip the root moves in `excluded`, which must leave at least
-    /// one legal move: it then finds the best of the other moves (the next line of a
-    /// multi-PV search).
-    pub fn set_excluded(&mut self, excluded: u64) {
-        self.excluded = excluded;
     }
 
     /// Makes this search one thread of a parallel search sharing `busy` (see [`super::busy`]).
@@ -136,6 +126,9 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
 
     /// The root search: value within (`alpha`, `beta`) and best move, at `depth` plies.
     /// `None` as move when the side to move must pass or the game is over.
+    ///
+    /// The root moves in `excluded` (0 for none) are skipped: the search then finds the best
+    /// of the other moves (the next line of a multi-PV search), and must have one left.
     pub fn root(
         &mut self,
         p: u64,
@@ -143,18 +136,19 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         alpha: i32,
         beta: i32,
         depth: u32,
+        excluded: u64,
     ) -> (i32, Option<Square>) {
         self.root_key = hash_bits(p, o);
         self.root_best = None;
-        let v = if self.excluded != 0 {
-            self.root_excluding(p, o, alpha, beta, depth.max(1))
+        let v = if excluded != 0 {
+            self.root_excluding(p, o, alpha, beta, depth.max(1), excluded)
         } else {
             self.pvs(p, o, alpha, beta, depth.max(1), false)
         };
         if depth <= 1 && self.root_best.is_none() {
             // A depth-1 search (one evaluation per move) keeps no move: the first move whose
             // evaluation is the value is the best (evaluated again, not counted as nodes).
-            self.root_best = squares(C::moves(p, o) & !self.excluded).find(|&sq| {
+            self.root_best = squares(C::moves(p, o) & !excluded).find(|&sq| {
                 let f = C::flips(sq, p, o);
                 -self.evaluate(o ^ f, p ^ f ^ sq.bit()) == v
             });
@@ -165,12 +159,20 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         (v, best.filter(|b| C::moves(p, o) & b.bit() != 0))
     }
 
-    /// The root of a search that skips the moves of `self.excluded`: PVS over the other
-    /// moves, ordered as at any node. Nothing is stored for the root, whose value here is not
-    /// its true value; the children's results are stored as usual.
-    fn root_excluding(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
+    /// The root of a search that skips the moves of `excluded`: PVS over the other moves,
+    /// ordered as at any node. Nothing is stored for the root, whose value here is not its
+    /// true value; the children's results are stored as usual.
+    fn root_excluding(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        excluded: u64,
+    ) -> i32 {
         self.nodes += 1;
-        let mv = C::moves(p, o) & !self.excluded;
+        let mv = C::moves(p, o) & !excluded;
         let tt_move = self.tt.probe(self.root_key).and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, depth, &mut list);

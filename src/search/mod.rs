@@ -49,7 +49,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Move};
-use crate::cpu::{with_cpu, Cpu, CpuPath, CpuPathError};
+use crate::cpu::{Cpu, CpuPath, CpuPathError};
 use crate::eval::Evaluator;
 use crate::hash::hash_bits;
 use crate::square::Square;
@@ -57,6 +57,7 @@ use crate::square::Square;
 use endgame::Solver;
 use midgame::{Midgame, INF};
 use mpc::MpcModel;
+use multipv::RootOptions;
 use parallel::{Crew, Job, Task};
 use probcut::schedule;
 pub use result::{Observer, SearchResult, Value};
@@ -83,11 +84,6 @@ pub struct Searcher<E: Evaluator> {
     cpu: CpuPath,
     /// Search threads (1: the deterministic single-threaded search).
     threads: usize,
-    /// Root moves the current search skips (the lines already found by a multi-PV search).
-    excluded: u64,
-    /// The exact value of the previous line of a multi-PV solve: the next line's value is at
-    /// most this.
-    line_bound: Option<i32>,
 }
 
 /// The Multi-ProbCut model of `eval`: its own if it has one that parses (a bad one is logged
@@ -137,8 +133,6 @@ impl<E: Evaluator> Searcher<E> {
             selectivity: DEFAULT_SELECTIVITY,
             cpu: CpuPath::current(),
             threads: 1,
-            excluded: 0,
-            line_bound: None,
         }
     }
 
@@ -246,47 +240,50 @@ impl<E: Evaluator> Searcher<E> {
         limits: &Limits,
         observer: &mut impl Observer,
     ) -> SearchResult {
-        with_cpu!(self.cpu, C => self.search_on::<C>(board, limits, observer))
+        self.search_with(board, limits, RootOptions::default(), observer)
     }
 
-    /// [`Searcher::search`] on the code path `C`: the main thread's search, with helpers.
+    /// [`Searcher::search_with`] on the code path `C`: the main thread's search, with helpers.
     fn search_on<C: Cpu>(
         &mut self,
         board: &Board,
         limits: &Limits,
+        root: RootOptions,
         observer: &mut impl Observer,
     ) -> SearchResult {
-        if self.excluded == 0 {
+        if root.excluded == 0 {
             // A multi-PV search's later lines keep the first line's generation.
             self.tt.new_search();
         }
         let mut nps = self.solver_nps;
-        let (mut result, helper_nodes) =
-            parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
-                self.search_main::<C>(board, limits, observer, crew, &mut nps)
-            });
+        let job = self.job(board, root.excluded);
+        let (mut result, helper_nodes) = parallel::run::<E, C, _>(self.threads, &job, |crew| {
+            self.search_main::<C>(board, limits, root, observer, crew, &mut nps)
+        });
         self.solver_nps = nps;
         result.nodes += helper_nodes;
         result
     }
 
-    /// The shared state of a parallel search of `board`.
-    fn job(&self, board: &Board) -> Job<'_, E> {
+    /// The shared state of a parallel search of `board` that skips the root moves in
+    /// `excluded`.
+    fn job(&self, board: &Board, excluded: u64) -> Job<'_, E> {
         Job {
             eval: &self.eval,
             tt: &self.tt,
             mpc: &self.mpc,
             board: *board,
-            excluded: self.excluded,
+            excluded,
         }
     }
 
-    /// The main thread of [`Searcher::search`]; `crew` is `None` without helpers. Reports
+    /// The main thread of [`Searcher::search_with`]; `crew` is `None` without helpers. Reports
     /// count only this thread's nodes plus those the helpers have reported so far.
     fn search_main<C: Cpu>(
         &self,
         board: &Board,
         limits: &Limits,
+        root: RootOptions,
         observer: &mut impl Observer,
         crew: Option<&Crew>,
         solver_nps: &mut f64,
@@ -300,7 +297,7 @@ impl<E: Evaluator> Searcher<E> {
             budget.nodes,
         );
         let (p, o) = (board.player(), board.opponent());
-        let legal = board.moves() & !self.excluded;
+        let legal = board.moves() & !root.excluded;
         let first = Square::from_index(legal.trailing_zeros() as usize);
         let mut result = SearchResult {
             best: first.map_or(Move::Pass, Move::Place),
@@ -356,6 +353,7 @@ impl<E: Evaluator> Searcher<E> {
                         start,
                         crew,
                         solver_nps,
+                        root,
                     },
                     &mut result,
                     observer,
@@ -380,6 +378,7 @@ impl<E: Evaluator> Searcher<E> {
                         start,
                         crew,
                         solver_nps,
+                        root,
                     },
                     &mut result,
                     observer,
@@ -405,9 +404,8 @@ impl<E: Evaluator> Searcher<E> {
             }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, nodes);
             search.set_selectivity(&self.mpc, self.selectivity);
-            search.set_excluded(self.excluded);
             search.set_busy(crew.map(|c| &c.busy));
-            let (score, best) = aspiration(&mut search, p, o, depth, prev_score);
+            let (score, best) = aspiration(&mut search, p, o, depth, prev_score, root.excluded);
             nodes += search.nodes;
             if search.aborted() {
                 break;
@@ -449,25 +447,28 @@ impl<E: Evaluator> Searcher<E> {
         let (p, o) = (board.player(), board.opponent());
         let empties = board.empty_count();
         let t0 = Instant::now();
+        let RootOptions {
+            excluded,
+            line_bound,
+        } = phase.root;
         if let Some(crew) = phase.crew {
             crew.post(Task::Solve {
                 wld,
                 guess,
-                upper: self.line_bound,
+                upper: line_bound,
             });
         }
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
-        solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
         solver.set_models(&self.mpc);
-        let (score, best) = match self.line_bound {
+        let (score, best) = match line_bound {
             // A later line of a multi-PV solve: the table is full of this position's work, and
             // the line before bounds the value from above; straight to MTD(f) from that bound
             // (it also ends the search at once when another move ties the line before). A
             // midgame guess instead cost 11% more nodes on hard-20 #1-#20: the fail-soft
             // bounds of each failed pass, read back from the table, guide better.
-            Some(upper) if !wld => solver.solve_root_mtd_below(p, o, upper, upper),
-            _ => solve_sequence(&mut solver, p, o, wld, guess),
+            Some(upper) if !wld => solver.solve_root_mtd_below(p, o, upper, upper, excluded),
+            _ => solve_sequence(&mut solver, p, o, wld, guess, excluded),
         };
         *phase.nodes += solver.nodes;
         let secs = t0.elapsed().as_secs_f64();
@@ -497,10 +498,12 @@ impl<E: Evaluator> Searcher<E> {
 
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
-    /// before it switches to solving). Silent: only the solve is reported.
+    /// before it switches to solving). Silent: only the solve is reported. The root moves in
+    /// `excluded` are skipped, as in the solve.
     fn presearch<C: Cpu>(
         &self,
         board: &Board,
+        excluded: u64,
         stopper: &mut Stopper,
         nodes: &mut u64,
         crew: Option<&Crew>,
@@ -520,9 +523,8 @@ impl<E: Evaluator> Searcher<E> {
                 });
             }
             let mut search = Midgame::<E, C>::on_cpu(&self.eval, &self.tt, stopper, *nodes);
-            search.set_excluded(self.excluded);
             search.set_busy(crew.map(|c| &c.busy));
-            let (score, _) = aspiration(&mut search, p, o, depth, prev);
+            let (score, _) = aspiration(&mut search, p, o, depth, prev, excluded);
             *nodes += search.nodes;
             if search.aborted() {
                 return None;
@@ -539,18 +541,19 @@ impl<E: Evaluator> Searcher<E> {
         wld: bool,
         observer: &mut impl Observer,
     ) -> SearchResult {
-        with_cpu!(self.cpu, C => self.solve_on::<C>(board, wld, observer))
+        self.solve_with(board, wld, RootOptions::default(), observer)
     }
 
-    /// [`Searcher::solve`] on the code path `C`.
+    /// [`Searcher::solve_with`] on the code path `C`.
     fn solve_on<C: Cpu>(
         &mut self,
         board: &Board,
         wld: bool,
+        root: RootOptions,
         observer: &mut impl Observer,
     ) -> SearchResult {
         let start = Instant::now();
-        if self.excluded == 0 {
+        if root.excluded == 0 {
             self.tt.new_search();
         }
         let mut stopper = Stopper::new(Some(self.stop.clone()), None, None);
@@ -575,10 +578,11 @@ impl<E: Evaluator> Searcher<E> {
             return result;
         }
         let mut nps = self.solver_nps;
-        let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
-            let guess = match self.line_bound {
+        let job = self.job(board, root.excluded);
+        let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &job, |crew| {
+            let guess = match root.line_bound {
                 Some(_) => None,
-                None => self.presearch::<C>(board, &mut stopper, &mut nodes, crew),
+                None => self.presearch::<C>(board, root.excluded, &mut stopper, &mut nodes, crew),
             };
             self.solve_phase::<C>(
                 board,
@@ -590,6 +594,7 @@ impl<E: Evaluator> Searcher<E> {
                     start,
                     crew,
                     solver_nps: &mut nps,
+                    root,
                 },
                 &mut result,
                 observer,
@@ -639,26 +644,28 @@ impl<E: Evaluator> Searcher<E> {
         let mut stopper = Stopper::unlimited();
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, &mut stopper, 0);
         solver
-            .solve_root(board.player(), board.opponent(), -64, 64)
+            .solve_root(board.player(), board.opponent(), -64, 64, 0)
             .1
     }
 }
 
-/// Root search with an aspiration window around `prev` (centi-discs), widening on failure.
+/// Root search with an aspiration window around `prev` (centi-discs), widening on failure,
+/// skipping the root moves in `excluded` (0 for none).
 fn aspiration<E: Evaluator, C: Cpu>(
     search: &mut Midgame<'_, E, C>,
     p: u64,
     o: u64,
     depth: u32,
     prev: Option<i32>,
+    excluded: u64,
 ) -> (i32, Option<Square>) {
     let Some(prev) = prev else {
-        return search.root(p, o, -INF, INF, depth);
+        return search.root(p, o, -INF, INF, depth, excluded);
     };
     let mut delta = 200;
     let (mut alpha, mut beta) = (prev - delta, prev + delta);
     loop {
-        let (score, best) = search.root(p, o, alpha, beta, depth);
+        let (score, best) = search.root(p, o, alpha, beta, depth, excluded);
         if search.aborted() || (score > alpha && score < beta) {
             return (score, best);
         }
@@ -671,7 +678,7 @@ fn aspiration<E: Evaluator, C: Cpu>(
             beta = (score + delta).min(INF);
         }
         if alpha == -INF && beta == INF {
-            return search.root(p, o, alpha, beta, depth);
+            return search.root(p, o, alpha, beta, depth, excluded);
         }
     }
 }
@@ -685,6 +692,8 @@ struct Phase<'s, 'c> {
     crew: Option<&'c Crew>,
     /// The solver speed of one thread the time manager assumes (updated from this solve).
     solver_nps: &'s mut f64,
+    /// What the search leaves out at the root.
+    root: RootOptions,
 }
 
 impl Phase<'_, '_> {
@@ -705,14 +714,15 @@ impl Phase<'_, '_> {
 
 /// The solve of the root (`p`, `o`): for an exact solve, the selective passes of
 /// [`probcut::schedule`] from `guess` (centi-discs), then MTD(f) from their value; for a WLD
-/// solve, one search over (-1, 1). The same sequence runs on every thread of a parallel
-/// search. Meaningless if the solver was stopped.
+/// solve, one search over (-1, 1); every search skips the root moves in `excluded`. The same
+/// sequence runs on every thread of a parallel search. Meaningless if the solver was stopped.
 fn solve_sequence<E: Evaluator, C: Cpu>(
     solver: &mut Solver<'_, E, C>,
     p: u64,
     o: u64,
     wld: bool,
     guess: Option<i32>,
+    excluded: u64,
 ) -> (i32, Option<Square>) {
     let empties = (!(p | o)).count_ones();
     // The midgame guess is in centi-discs; exact scores are even numbers of discs.
@@ -720,7 +730,7 @@ fn solve_sequence<E: Evaluator, C: Cpu>(
     if !wld {
         for &sel in schedule(empties) {
             solver.set_selectivity(Some(sel));
-            let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0));
+            let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0), excluded);
             if solver.aborted() {
                 break;
             }
@@ -729,9 +739,9 @@ fn solve_sequence<E: Evaluator, C: Cpu>(
         solver.set_selectivity(None);
     }
     match guess {
-        Some(g) if !wld && !solver.aborted() => solver.solve_root_mtd(p, o, g),
-        _ if wld => solver.solve_root(p, o, -1, 1),
-        _ => solver.solve_root(p, o, -64, 64),
+        Some(g) if !wld && !solver.aborted() => solver.solve_root_mtd(p, o, g, excluded),
+        _ if wld => solver.solve_root(p, o, -1, 1, excluded),
+        _ => solver.solve_root(p, o, -64, 64, excluded),
     }
 }
 

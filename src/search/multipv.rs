@@ -11,13 +11,29 @@
 //!
 //! The root's own table entry is never written while moves are excluded (its value would not
 //! be the position's), so a later ordinary search of the same position is not misled.
+//!
+//! Each line's exclusions travel with its search as [`RootOptions`], passed down to the root
+//! searches of the midgame and the solver: nothing about a line outlives its search.
 
 use std::sync::atomic::Ordering;
 
 use crate::board::{Board, Move};
+use crate::cpu::with_cpu;
 use crate::eval::Evaluator;
 
 use super::{Limits, Observer, SearchResult, Searcher, Value};
+
+/// What a search leaves out at its root: set for the later lines of a multi-PV search and for
+/// [`Searcher::search_excluding`], the default (nothing) for every other search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct RootOptions {
+    /// Root moves the search skips (the lines already found), 0 for none. At least one legal
+    /// move must be left.
+    pub(super) excluded: u64,
+    /// The exact value of the previous line of a multi-PV solve: this line's value is at most
+    /// that.
+    pub(super) line_bound: Option<i32>,
+}
 
 impl<E: Evaluator> Searcher<E> {
     /// The best `k` lines of `board`, best first (fewer if it has fewer legal moves, or if the
@@ -31,7 +47,9 @@ impl<E: Evaluator> Searcher<E> {
         k: usize,
         observer: &mut impl Observer,
     ) -> Vec<SearchResult> {
-        self.lines(board, k, observer, |s, obs| s.search(board, limits, obs))
+        self.lines(board, k, observer, |s, root, obs| {
+            s.search_with(board, limits, root, obs)
+        })
     }
 
     /// The best `k` lines of `board` by exact (or WLD) solves, best first: with `k` at least
@@ -43,7 +61,9 @@ impl<E: Evaluator> Searcher<E> {
         k: usize,
         observer: &mut impl Observer,
     ) -> Vec<SearchResult> {
-        self.lines(board, k, observer, |s, obs| s.solve(board, wld, obs))
+        self.lines(board, k, observer, |s, root, obs| {
+            s.solve_with(board, wld, root, obs)
+        })
     }
 
     /// A search of `board` that skips the root moves in `excluded` (the best of the other
@@ -58,30 +78,51 @@ impl<E: Evaluator> Searcher<E> {
         observer: &mut impl Observer,
     ) -> SearchResult {
         debug_assert!(excluded == 0 || board.moves() & !excluded != 0);
-        self.excluded = excluded & board.moves();
-        self.line_bound = None;
-        let result = self.search(board, limits, observer);
-        self.excluded = 0;
-        result
+        let root = RootOptions {
+            excluded: excluded & board.moves(),
+            line_bound: None,
+        };
+        self.search_with(board, limits, root, observer)
     }
 
-    /// Runs `line` once per line, excluding the moves found so far.
+    /// [`Searcher::search`] leaving out at the root what `root` says.
+    pub(super) fn search_with(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        root: RootOptions,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
+        with_cpu!(self.cpu, C => self.search_on::<C>(board, limits, root, observer))
+    }
+
+    /// [`Searcher::solve`] leaving out at the root what `root` says.
+    pub(super) fn solve_with(
+        &mut self,
+        board: &Board,
+        wld: bool,
+        root: RootOptions,
+        observer: &mut impl Observer,
+    ) -> SearchResult {
+        with_cpu!(self.cpu, C => self.solve_on::<C>(board, wld, root, observer))
+    }
+
+    /// Runs `line` once per line, with the moves found so far excluded at its root.
     fn lines<O: Observer>(
         &mut self,
         board: &Board,
         k: usize,
         observer: &mut O,
-        mut line: impl FnMut(&mut Self, &mut O) -> SearchResult,
+        mut line: impl FnMut(&mut Self, RootOptions, &mut O) -> SearchResult,
     ) -> Vec<SearchResult> {
         let legal = board.moves();
-        self.excluded = 0;
-        self.line_bound = None;
+        let mut root = RootOptions::default();
         if legal == 0 {
-            return vec![line(self, observer)];
+            return vec![line(self, root, observer)];
         }
         let mut lines = Vec::new();
-        while lines.len() < k.max(1) && legal & !self.excluded != 0 {
-            let result = line(self, observer);
+        while lines.len() < k.max(1) && legal & !root.excluded != 0 {
+            let result = line(self, root, observer);
             let stopped = self.stop.load(Ordering::Relaxed);
             let Move::Place(sq) = result.best else {
                 break;
@@ -89,8 +130,8 @@ impl<E: Evaluator> Searcher<E> {
             if stopped && result.depth == 0 {
                 break;
             }
-            self.excluded |= sq.bit();
-            self.line_bound = match result.value {
+            root.excluded |= sq.bit();
+            root.line_bound = match result.value {
                 Value::Exact(v) => Some(v),
                 _ => None,
             };
@@ -99,8 +140,6 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
         }
-        self.excluded = 0;
-        self.line_bound = None;
         lines
     }
 }

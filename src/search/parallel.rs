@@ -217,8 +217,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                     let mut search = Midgame::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                     search.set_selectivity(job.mpc, selectivity);
                     search.set_busy(Some(&crew.busy));
-                    search.set_excluded(job.excluded);
-                    let (score, _) = aspiration(&mut search, p, o, d, guess);
+                    let (score, _) = aspiration(&mut search, p, o, d, guess, job.excluded);
                     nodes += search.nodes;
                     crew.helper_nodes.fetch_add(search.nodes, Ordering::Relaxed);
                     if search.aborted() {
@@ -230,24 +229,22 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
             Task::EndPass { selectivity, guess } => {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
-                solver.set_excluded(job.excluded);
                 solver.set_models(job.mpc);
                 solver.set_selectivity(selectivity);
-                solver.solve_root_mtd(p, o, guess);
+                solver.solve_root_mtd(p, o, guess, job.excluded);
                 nodes += solver.nodes;
                 crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);
             }
             Task::Solve { wld, guess, upper } => {
                 let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
                 solver.set_busy(Some(&crew.busy));
-                solver.set_excluded(job.excluded);
                 solver.set_models(job.mpc);
                 match upper {
                     Some(upper) if !wld => {
-                        solver.solve_root_mtd_below(p, o, upper, upper);
+                        solver.solve_root_mtd_below(p, o, upper, upper, job.excluded);
                     }
                     _ => {
-                        solve_sequence(&mut solver, p, o, wld, guess);
+                        solve_sequence(&mut solver, p, o, wld, guess, job.excluded);
                     }
                 }
                 nodes += solver.nodes;

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::board::{Board, Move};
+use crate::discs::CentiDiscs;
 use crate::search::Selectivity;
 
 /// A search value. Heuristic and exact scores are different kinds and never mixed.
@@ -25,7 +26,7 @@ impl Value {
     /// The value in discs, as a float (WLD results give ±1 or 0).
     pub fn discs(&self) -> f64 {
         match *self {
-            Value::Heuristic(c) => c as f64 / 100.0,
+            Value::Heuristic(c) => CentiDiscs::from(c).to_discs(),
             Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => d as f64,
         }
     }
@@ -34,7 +35,10 @@ impl Value {
     pub fn centi(&self) -> i32 {
         match *self {
             Value::Heuristic(c) => c,
-            Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => 100 * d,
+            // A disc count is at most 64: its centi-discs fit an i32.
+            Value::Exact(d) | Value::Wld(d) | Value::Probable(d) => {
+                CentiDiscs::from_whole_discs(d).0 as i32
+            }
         }
     }
 

@@ -49,7 +49,7 @@ proptest! {
             search.plain_alpha_beta = plain;
             let got = if asp {
                 // Aspiration around a deliberately wrong guess must still find the value.
-                aspiration(&mut search, p, o, depth, Some(want + 350)).0
+                aspiration(&mut search, p, o, depth, Some(want + 350), 0).0
             } else {
                 search.pvs(p, o, -INF, INF, depth, false)
             };

@@ -29,6 +29,7 @@ use crate::cpu::{with_cpu, Cpu};
 use crate::eval::Evaluator;
 
 use super::endgame::Solver;
+use super::multipv::RootOptions;
 use super::parallel::{self, Crew, Task};
 use super::probcut::LEVELS;
 use super::time::{Budget, SolveKind};
@@ -61,7 +62,7 @@ impl<E: Evaluator> Searcher<E> {
         observer: &mut impl Observer,
     ) -> SearchResult {
         if board.moves() == 0 {
-            return self.solve_on::<C>(board, false, observer);
+            return self.solve_on::<C>(board, false, RootOptions::default(), observer);
         }
         let start = Instant::now();
         self.tt.new_search();
@@ -78,14 +79,17 @@ impl<E: Evaluator> Searcher<E> {
             nodes: 0,
             elapsed: Duration::ZERO,
         };
-        let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &self.job(board), |crew| {
-            let guess = self.presearch::<C>(board, &mut stopper, &mut nodes, crew);
+        let root = RootOptions::default();
+        let job = self.job(board, root.excluded);
+        let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &job, |crew| {
+            let guess = self.presearch::<C>(board, root.excluded, &mut stopper, &mut nodes, crew);
             let phase = Phase {
                 stopper: &mut stopper,
                 nodes: &mut nodes,
                 start,
                 crew,
                 solver_nps: &mut nps,
+                root,
             };
             self.transition_phase::<C>(
                 board,
@@ -227,15 +231,15 @@ impl<E: Evaluator> Searcher<E> {
         }
         let (p, o) = (board.player(), board.opponent());
         let t0 = Instant::now();
+        let excluded = phase.root.excluded;
         let mut solver = Solver::<E, C>::on_cpu(&self.eval, &self.tt, phase.stopper, *phase.nodes);
-        solver.set_excluded(self.excluded);
         solver.set_busy(phase.crew.map(|c| &c.busy));
         solver.set_models(&self.mpc);
         solver.set_selectivity(selectivity);
         let (score, best) = if wld {
-            solver.solve_root(p, o, -1, 1)
+            solver.solve_root(p, o, -1, 1, excluded)
         } else {
-            solver.solve_root_mtd(p, o, guess)
+            solver.solve_root_mtd(p, o, guess, excluded)
         };
         let (nodes, aborted) = (solver.nodes, solver.aborted());
         *phase.nodes += nodes;

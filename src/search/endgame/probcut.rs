@@ -129,7 +129,7 @@ pub fn selective_passes<E: Evaluator>(
         if empties >= PRESEARCH_MIN_EMPTIES {
             for depth in 1..=empties - PRESEARCH_GAP {
                 let mut search = Midgame::<E, C>::on_cpu(eval, tt, &mut stopper, 0);
-                guess = Some(aspiration(&mut search, p, o, depth, guess).0);
+                guess = Some(aspiration(&mut search, p, o, depth, guess, 0).0);
                 presearch += search.nodes;
             }
         }
@@ -138,7 +138,7 @@ pub fn selective_passes<E: Evaluator>(
             let mut solver = Solver::<E, C>::on_cpu(eval, tt, &mut stopper, 0);
             solver.set_models(model);
             solver.set_selectivity(Some(sel));
-            let (value, best) = solver.solve_root_mtd(p, o, guess);
+            let (value, best) = solver.solve_root_mtd(p, o, guess, 0);
             out.push(PassOutcome {
                 selectivity: sel,
                 value,

@@ -86,7 +86,7 @@ fn mtd_from_any_guess_finds_the_value_and_a_move_achieving_it() {
             let tt = TranspositionTable::new(1);
             let mut stopper = Stopper::unlimited();
             let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
-            let (v, best) = solver.solve_root_mtd(p, o, guess);
+            let (v, best) = solver.solve_root_mtd(p, o, guess, 0);
             assert_eq!(v, want, "position {k}, guess {guess}");
             let best = best.expect("a legal move");
             assert_eq!(value_after(p, o, best), want, "position {k}: {best}");
@@ -111,10 +111,10 @@ fn selective_passes_leave_the_exact_pass_exact() {
         let mut guess = 0;
         for sel in super::super::probcut::LEVELS {
             solver.set_selectivity(Some(sel));
-            guess = solver.solve_root_mtd(p, o, guess).0;
+            guess = solver.solve_root_mtd(p, o, guess, 0).0;
         }
         solver.set_selectivity(None);
-        let (v, best) = solver.solve_root_mtd(p, o, guess);
+        let (v, best) = solver.solve_root_mtd(p, o, guess, 0);
         assert_eq!(v, want, "position {k}");
         assert_eq!(value_after(p, o, best.unwrap()), want, "position {k}");
     }
@@ -164,7 +164,7 @@ fn a_model_with_no_cuts_makes_a_pass_an_exact_search() {
         let mut solver = Solver::new(&eval, &tt, &mut stopper, 0);
         solver.set_endgame_model(&none);
         solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
-        assert_eq!(solver.solve_root_mtd(p, o, 0).0, want);
+        assert_eq!(solver.solve_root_mtd(p, o, 0, 0).0, want);
     }
 }
 
@@ -183,7 +183,7 @@ fn the_searchers_models_make_the_shallow_searches_selective() {
             solver.set_endgame_model(model.endgame());
         }
         solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
-        let (value, _) = solver.solve_root_mtd(board.player(), board.opponent(), 0);
+        let (value, _) = solver.solve_root_mtd(board.player(), board.opponent(), 0, 0);
         (value, solver.nodes)
     };
     // Same cuts tried, by cheaper shallow searches: fewer nodes over a few positions with
