@@ -421,7 +421,8 @@ fn pong_latency_during_a_search_is_within_50_ms() {
     assert!(median <= Duration::from_millis(50), "{delays:?}");
 }
 
-// `play --moves` (issue #33): a game from any position; the record starts there.
+// `play --moves` (issue #33): a game from any position. The record keeps the moves from the
+// standard start (so that undo goes back into them and the game can be reviewed).
 #[test]
 fn play_starts_from_the_position_the_moves_reach() {
     let dir = scratch("play-moves");
@@ -439,9 +440,16 @@ fn play_starts_from_the_position_the_moves_reach() {
         b"quit\n",
     );
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
-    let saved = std::fs::read_to_string(&ggf).unwrap();
-    let start = "------------------*O------***------O**-----O-------------------- O";
-    assert!(saved.contains(&format!("BO[8 {start}]")), "{saved}");
+    let saved: othello::game::Game = std::fs::read_to_string(&ggf)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(saved.start(), othello::board::Position::start());
+    let moves: Vec<String> = saved.moves().iter().map(|r| r.mv.to_string()).collect();
+    assert_eq!(moves[..5], ["f5", "d6", "c3", "d3", "c4"], "{saved}");
+    let after = "------------------XO------XXX------OXX-----O-------------------- O";
+    assert_eq!(saved.positions()[5], after.parse().unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -7,7 +7,7 @@
 //! external:
 //!
 //! - [`referee`]: one game, with clocks, a grace margin, and forfeits for time, illegal moves,
-//!   crashes and hangs;
+//!   crashes and hangs, run to the end or one turn at a time ([`Referee`], for terminal play);
 //! - [`openings`]: XOT, random plies, or the start position;
 //! - [`series`]: pairs of games on worker threads (`-j N`), reproducible from a seed;
 //! - [`stats`]: Elo with a 95% interval and the SPRT, on the pentanomial pair model;
@@ -29,7 +29,7 @@ pub use command::{
     TournamentOptions,
 };
 pub use openings::OpeningSource;
-pub use referee::{play_game, GameOutcome, GameSetup, Opening, Termination};
+pub use referee::{play_game, GameOutcome, GameSetup, Opening, Referee, Termination, Turned};
 pub use series::SeriesConfig;
 pub use stats::Sprt;
 pub use summary::{MatchSummary, TournamentTable};

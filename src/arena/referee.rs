@@ -7,6 +7,11 @@
 //! clocks in NBoard's way: a side's time left is its initial time, plus the increments, minus
 //! its recorded move times.
 //!
+//! [`play_game`] runs a game to the end. [`Referee`] runs it one turn at a time, for a face that
+//! shows the board between moves and takes moves back (terminal play, `othello play`, where a
+//! person is one of the players): a player that stops without a move
+//! ([`PlayerError::Stopped`]) hands the turn back to the face instead of losing.
+//!
 //! # Faults
 //!
 //! A fault ends the game at once and loses it 64-0, as PAIP's `othello` scores a forfeit:
@@ -29,7 +34,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::board::{Color, Move, Position};
 use crate::clock::TimeControl;
-use crate::game::{Game, GameEnd, GameResult, MoveRecord};
+use crate::game::{Game, GameEnd, GameMoveError, GameResult, MoveRecord};
 use crate::players::{Player, PlayerError, Turn};
 
 /// The disc margin a forfeit counts for (PAIP's `othello` returns ±64).
@@ -212,86 +217,182 @@ pub fn result_of(position: &Position, termination: &Termination) -> (i32, GameRe
 /// Plays one game of `black` against `white`. Never fails: every problem with a player is a
 /// fault that loses the game for it (see the module notes).
 pub fn play_game(black: &mut dyn Player, white: &mut dyn Player, setup: &GameSetup) -> GameOutcome {
-    let mut game = new_record(setup, black.name(), white.name());
-    let seeds = [
-        crate::rng::derive_seed(setup.seed, 1),
-        crate::rng::derive_seed(setup.seed, 2),
-    ];
+    let mut referee = Referee::new(setup, black.name(), white.name());
     let termination = 'game: {
-        if let Err(e) = black.new_game(seeds[0]) {
-            break 'game fault(Color::Black, e, setup.clock.is_some());
+        if let Err(t) = referee.start(Color::Black, black) {
+            break 'game t;
         }
-        if let Err(e) = white.new_game(seeds[1]) {
-            break 'game fault(Color::White, e, setup.clock.is_some());
+        if let Err(t) = referee.start(Color::White, white) {
+            break 'game t;
         }
         loop {
-            let position = game.position();
-            if position.board.is_game_over() {
-                break Termination::Normal;
-            }
-            let side = position.side;
-            let player: &mut dyn Player = match side {
+            let player: &mut dyn Player = match referee.game().position().side {
                 Color::Black => &mut *black,
                 Color::White => &mut *white,
             };
-            let spent = game.move_times(side);
-            let started = Instant::now();
-            let deadline = match setup.clock {
-                Some(tc) => tc.deadline(started, &spent),
-                None => started + setup.move_timeout,
-            };
-            let turn = Turn {
-                game: &game,
-                depth: setup.depth,
-                deadline: Some(deadline),
-            };
-            let choice = match player.choose(&turn) {
-                Ok(c) => c,
-                Err(e) => break fault(side, e, setup.clock.is_some()),
-            };
-            let wall = started.elapsed();
-            let used = choice.elapsed.unwrap_or(wall).min(wall).as_secs_f64();
-            if let Some(tc) = setup.clock {
-                if tc.flag_fallen(spent.iter().copied().chain([used])) {
-                    break Termination::Time { loser: side };
+            match referee.turn(player) {
+                Turned::Moved(_) => {}
+                Turned::Over(t) => break t,
+                // No player of a match stops on its own: it gave no move, a fault.
+                Turned::Stopped => {
+                    break Termination::Crash {
+                        loser: referee.game().position().side,
+                        detail: PlayerError::Stopped.to_string(),
+                    }
                 }
-            }
-            let record = MoveRecord {
-                mv: choice.mv,
-                eval: choice
-                    .eval
-                    .filter(|e| e.is_finite())
-                    .map(|e| round_to(e, 2)),
-                seconds: Some(round_to(used, 3)),
-            };
-            if let Err(e) = game.push(record) {
-                break Termination::Illegal {
-                    loser: side,
-                    detail: e.to_string(),
-                };
             }
         }
     };
-    if let Some(loser) = termination.loser() {
-        let name = match loser {
-            Color::Black => &game.black_name,
-            Color::White => &game.white_name,
-        };
-        let detail = termination
-            .detail()
-            .map_or(String::new(), |d| format!(": {d}"));
-        log::warn!(
-            "{name} ({loser:?}) forfeits the game after {} moves: {}{detail}",
-            game.moves().len(),
-            termination.kind()
-        );
+    referee.finish(termination)
+}
+
+/// What one turn of the [`Referee`] gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turned {
+    /// The move, legal and in time, is recorded.
+    Moved(MoveRecord),
+    /// The game is over: played out ([`Termination::Normal`]), or lost by the side to move on
+    /// this turn for a fault. Nothing was recorded.
+    Over(Termination),
+    /// The player stopped without a move ([`PlayerError::Stopped`]): nothing was recorded, and
+    /// the face that drives it decides what comes next (take moves back, ask again, stop).
+    Stopped,
+}
+
+/// A game in progress, one turn at a time: the record, the clocks and the rules of
+/// [`GameSetup`]. [`play_game`] runs one to the end; terminal play (`othello play`) runs one
+/// turn at a time, shows the board between them, and takes moves back at the person's request.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    game: Game,
+    clock: Option<TimeControl>,
+    depth: Option<u32>,
+    move_timeout: Duration,
+    seed: u64,
+}
+
+impl Referee {
+    /// A game for `setup` between players named `black` and `white`, with the opening played.
+    pub fn new(setup: &GameSetup, black: &str, white: &str) -> Referee {
+        Referee {
+            game: new_record(setup, black, white),
+            clock: setup.clock,
+            depth: setup.depth,
+            move_timeout: setup.move_timeout,
+            seed: setup.seed,
+        }
     }
-    let (black_margin, result) = result_of(&game.position(), &termination);
-    game.result = result;
-    GameOutcome {
-        game,
-        black_margin,
-        termination,
+
+    /// Tells `player`, who plays `side`, that the game starts, with that side's seed (Black
+    /// gets one stream of the setup's seed, White another). A player that cannot start loses.
+    pub fn start(&self, side: Color, player: &mut dyn Player) -> Result<(), Termination> {
+        let stream = match side {
+            Color::Black => 1,
+            Color::White => 2,
+        };
+        player
+            .new_game(crate::rng::derive_seed(self.seed, stream))
+            .map_err(|e| fault(side, e, self.clock.is_some()))
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Asks `player`, who must be the side to move's, for its move, and records it with the
+    /// mover's evaluation and the time it took; an illegal move, a fault or a fallen flag ends
+    /// the game instead. In a finished game, nobody is asked.
+    pub fn turn(&mut self, player: &mut dyn Player) -> Turned {
+        let position = self.game.position();
+        if position.board.is_game_over() {
+            return Turned::Over(Termination::Normal);
+        }
+        let side = position.side;
+        let spent = self.game.move_times(side);
+        let started = Instant::now();
+        let deadline = match self.clock {
+            Some(tc) => tc.deadline(started, &spent),
+            None => started + self.move_timeout,
+        };
+        let turn = Turn {
+            game: &self.game,
+            depth: self.depth,
+            deadline: Some(deadline),
+        };
+        let choice = match player.choose(&turn) {
+            Ok(c) => c,
+            Err(PlayerError::Stopped) => return Turned::Stopped,
+            Err(e) => return Turned::Over(fault(side, e, self.clock.is_some())),
+        };
+        let wall = started.elapsed();
+        let used = choice.elapsed.unwrap_or(wall).min(wall).as_secs_f64();
+        if let Some(tc) = self.clock {
+            if tc.flag_fallen(spent.iter().copied().chain([used])) {
+                return Turned::Over(Termination::Time { loser: side });
+            }
+        }
+        let record = MoveRecord {
+            mv: choice.mv,
+            eval: choice
+                .eval
+                .filter(|e| e.is_finite())
+                .map(|e| round_to(e, 2)),
+            seconds: Some(round_to(used, 3)),
+        };
+        match self.game.push(record) {
+            Ok(()) => Turned::Moved(record),
+            Err(e) => Turned::Over(Termination::Illegal {
+                loser: side,
+                detail: e.to_string(),
+            }),
+        }
+    }
+
+    /// Takes back the last `count` moves (fewer if the game has fewer), returning them in the
+    /// order they were played, times and evaluations included.
+    pub fn take_back(&mut self, count: usize) -> Vec<MoveRecord> {
+        let mut taken: Vec<MoveRecord> = (0..count).map_while(|_| self.game.pop()).collect();
+        taken.reverse();
+        taken
+    }
+
+    /// Plays `records` again, as they were recorded (the moves [`Referee::take_back`] took
+    /// back). Stops at the first that is not legal here, and says which.
+    pub fn replay(&mut self, records: &[MoveRecord]) -> Result<(), GameMoveError> {
+        records.iter().try_for_each(|r| self.game.push(*r))
+    }
+
+    /// The record of a game ended by `termination`, with its result; a forfeit is logged.
+    pub fn finish(self, termination: Termination) -> GameOutcome {
+        let mut game = self.game;
+        if let Some(loser) = termination.loser() {
+            let name = match loser {
+                Color::Black => &game.black_name,
+                Color::White => &game.white_name,
+            };
+            let detail = termination
+                .detail()
+                .map_or(String::new(), |d| format!(": {d}"));
+            log::warn!(
+                "{name} ({loser:?}) forfeits the game after {} moves: {}{detail}",
+                game.moves().len(),
+                termination.kind()
+            );
+        }
+        let (black_margin, result) = result_of(&game.position(), &termination);
+        game.result = result;
+        GameOutcome {
+            game,
+            black_margin,
+            termination,
+        }
+    }
+
+    /// The record as it stands, for a face that ends the game its own way (a person who
+    /// leaves an unfinished game).
+    pub fn into_game(self) -> Game {
+        self.game
     }
 }
 

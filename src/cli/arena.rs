@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use othello::arena::{self, OpeningSource, SeriesConfig, Sprt};
+use othello::arena::{self, Opening, OpeningSource, SeriesConfig, Sprt};
 use othello::board::Position;
 use othello::clock::{TimeControl, MATCH_GRACE_SECS};
 use othello::eval::{EngineEval, EvalChoice};
@@ -259,9 +259,20 @@ pub struct PlayArgs {
     /// of the standard start.
     #[arg(long, value_parser = super::engine::parse_board, allow_hyphen_values = true)]
     board: Option<Position>,
-    /// Start from the position after these moves, like f5d6c3d3c4.
-    #[arg(long, value_parser = super::engine::parse_moves, conflicts_with = "board")]
-    moves: Option<Position>,
+    /// Start after these moves from the start, like f5d6c3d3c4 (kept in the record: undo
+    /// goes back into them).
+    #[arg(long, value_parser = super::engine::parse_move_game, conflicts_with = "board")]
+    moves: Option<othello::game::Game>,
+    /// Start from a game of this file (GGF, PGN, WTHOR .wtb or a move transcript): its start
+    /// and its moves (all, or those of --after).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "moves"])]
+    file: Option<PathBuf>,
+    /// Which game of --file, from 1.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "file", value_parser = clap::value_parser!(u64).range(1..))]
+    game: u64,
+    /// Only the first N moves of the --file game (passes not counted).
+    #[arg(long, value_name = "N", requires = "file")]
+    after: Option<usize>,
     /// The engine plays at this level, 1 to 60 (depth, exact solve, selectivity; untimed,
     /// but --time still caps it): the same as the opponent `engine:level=N`.
     #[arg(long, value_name = "N")]
@@ -282,12 +293,7 @@ fn default_game_path(now: u64) -> Result<PathBuf, CliError> {
 }
 
 /// `othello play`: a game in the terminal, then saved as GGF.
-pub fn play(
-    args: PlayArgs,
-    global: Option<&EvalChoice>,
-    eval: EngineEval,
-    out: &mut impl Write,
-) -> CliResult {
+pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> CliResult {
     let clock = match &args.time {
         Some(t) => Some(TimeControl::parse_match(t, args.grace)?),
         None => None,
@@ -316,6 +322,19 @@ pub fn play(
             }
         };
     }
+    let opening = match (args.board, &args.moves, &args.file) {
+        (Some(start), _, _) => Opening {
+            name: "board".to_string(),
+            start,
+            moves: Vec::new(),
+        },
+        (None, Some(game), _) => play::start::from_game(game, "--moves", None)?,
+        (None, None, Some(path)) => {
+            let game = play::start::game_of_file(path, args.game as usize).map_err(fail)?;
+            play::start::from_game(&game, &path.display().to_string(), args.after)?
+        }
+        (None, None, None) => Opening::start(),
+    };
     let mut player = with_global_eval(opponent, global).build()?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -331,20 +350,23 @@ pub fn play(
             Some(path) => path,
             None => default_game_path(now)?,
         },
-        hint_limits: othello::search::Limits {
-            move_time: Some(Duration::from_secs_f64(hint_time)),
-            ..Default::default()
+        assist: play::assist::AssistOptions {
+            hint_time: Some(Duration::from_secs_f64(hint_time)),
+            hint_depth: None,
+            eval,
+            analysis: othello::review::ReviewOptions {
+                effort: othello::review::Effort::Depth(args.analysis_depth),
+                exact_empties: args.analysis_exact,
+            },
         },
         seed: now,
-        start: args.board.or(args.moves).unwrap_or(Position::start()),
-        hint_eval: eval,
-        analysis: othello::review::ReviewOptions {
-            effort: othello::review::Effort::Depth(args.analysis_depth),
-            exact_empties: args.analysis_exact,
-        },
+        opening,
+        style: play::board::Style::detect(),
         ..Default::default()
     };
-    let stdin = std::io::stdin().lock();
-    play::play(stdin, out, player.as_mut(), &options)?;
+    // The person's player reads and writes the terminal itself (a player is `Send`, the
+    // standard streams' locks are not).
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    play::play(stdin, std::io::stdout(), player.as_mut(), &options)?;
     Ok(())
 }

@@ -67,7 +67,8 @@ pub struct SolveSummary {
 }
 
 /// `othello solve`: solve every position of an OBF text, compare with its listed scores, and
-/// print one line per position then the totals. A position matches as [`solve_matches`] says.
+/// print one line per position (ending with the start of its principal variation, both sides'
+/// moves) then the totals. A position matches as [`solve_matches`] says.
 pub fn run_solve(
     entries: &[ObfEntry],
     options: &SolveOptions,
@@ -79,7 +80,7 @@ pub fn run_solve(
     let mut summary = SolveSummary::default();
     writeln!(
         out,
-        "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9} {:>10}",
+        "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9} {:>10}  pv",
         "#", "emp", "move", "score", "match", "nodes", "seconds", "nodes/s"
     )?;
     for (i, entry) in entries.iter().enumerate() {
@@ -119,12 +120,17 @@ pub fn run_solve(
         summary.mismatches += (matched == Some(false)) as usize;
         summary.nodes += result.nodes;
         summary.seconds += secs;
+        let game_over = board.is_game_over();
         writeln!(
             out,
-            "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9.3} {:>10.0}",
+            "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9.3} {:>10.0}  {}",
             i + options.first_number,
             entry.position.board.empty_count(),
-            result.best.to_string(),
+            if game_over {
+                "--".to_string()
+            } else {
+                result.best.to_string()
+            },
             shown,
             match matched {
                 None => "-",
@@ -133,7 +139,12 @@ pub fn run_solve(
             },
             result.nodes,
             secs,
-            rate(result.nodes, secs)
+            rate(result.nodes, secs),
+            if game_over {
+                "--".to_string()
+            } else {
+                pv_text(&result.pv)
+            }
         )?;
         if !lines.is_empty() {
             let shown: Vec<String> = lines
@@ -181,6 +192,23 @@ pub fn solve_matches(entry: &ObfEntry, best: Move, score: i32, wld: bool) -> Opt
     } else {
         score == listed && entry.best_moves().contains(&best)
     })
+}
+
+/// The most moves of a principal variation the `solve` table shows.
+pub const SOLVE_PV_SHOWN: usize = 10;
+
+/// The start of a solve's principal variation for its table: at most [`SOLVE_PV_SHOWN`] moves
+/// (`PA` for a pass), then `...` if the line goes on.
+fn pv_text(pv: &[Move]) -> String {
+    let mut text: Vec<String> = pv
+        .iter()
+        .take(SOLVE_PV_SHOWN)
+        .map(Move::to_string)
+        .collect();
+    if pv.len() > SOLVE_PV_SHOWN {
+        text.push("...".to_string());
+    }
+    text.join(" ")
 }
 
 fn rate(count: u64, secs: f64) -> f64 {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use othello::board::{Board, Move, Position};
+use othello::board::{Board, Position};
 use othello::discs::CentiDiscs;
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
@@ -23,30 +23,36 @@ pub fn parse_board(s: &str) -> Result<Position, String> {
     s.parse::<Position>().map_err(|e| e.to_string())
 }
 
-/// Reads a move list from the start position (`f5d6c3d3c4`, case-insensitive, passes
-/// implicit) into the position it reaches: what `--moves` takes.
-pub fn parse_moves(text: &str) -> Result<Position, String> {
-    let text = text.trim();
-    if text.len() % 2 != 0 || !text.is_ascii() {
-        return Err(format!(
-            "{text:?}: expected moves of two characters each, like f5d6c3"
-        ));
-    }
-    let mut position = Position::start();
-    for k in 0..text.len() / 2 {
-        let mv: Move = text[2 * k..2 * k + 2]
-            .parse()
-            .map_err(|e| format!("move {} of {text:?}: {e}", k + 1))?;
-        if position.board.moves() == 0 && !position.board.is_game_over() {
-            position = position
-                .try_play(Move::Pass)
-                .map_err(|e| format!("move {} of {text:?}: {e}", k + 1))?;
+/// Reads a move list from the start position (`f5d6c3d3c4`, either case, spaces or commas
+/// allowed, passes implicit) as a game: the one reader of move lists,
+/// [`othello::gamedb::transcript::parse_move_list`], with an error that names the bad move and
+/// its index.
+pub fn parse_move_game(text: &str) -> Result<othello::game::Game, String> {
+    use othello::gamedb::ErrorKind;
+    let record = othello::gamedb::transcript::parse_move_list(text).map_err(|e| match e {
+        ErrorKind::BadSquare { text: bad, ply } if bad.chars().count() < 2 => format!(
+            "move {ply} ({bad:?}) of {text:?} is cut short: expected moves of two characters \
+             each, like f5d6c3"
+        ),
+        ErrorKind::BadSquare { text: bad, ply } => {
+            format!("move {ply} ({bad:?}) of {text:?} is not a square a1 to h8")
         }
-        position = position
-            .try_play(mv)
-            .map_err(|e| format!("move {} ({mv}) of {text:?}: {e}", k + 1))?;
-    }
-    Ok(position)
+        ErrorKind::Replay(r) => format!(
+            "move {} ({}) of {text:?} is illegal: {}",
+            r.ply, r.square, r.reason
+        ),
+        ErrorKind::BadPass { ply } => {
+            format!("move {ply} (a pass) of {text:?} is illegal: the side to move has a legal move")
+        }
+        other => format!("{text:?}: {other}"),
+    })?;
+    record.to_game().map_err(|e| format!("{text:?}: {e}"))
+}
+
+/// Reads a move list (see [`parse_move_game`]) into the position it reaches (a pass the last
+/// move forces is made, as in transcripts): what `--moves` takes.
+pub fn parse_moves(text: &str) -> Result<Position, String> {
+    parse_move_game(text).map(|game| game.position())
 }
 
 /// Reads a number of search threads, 1 to [`MAX_THREADS`].
@@ -200,7 +206,14 @@ fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> 
 #[derive(Args)]
 pub struct SolveArgs {
     /// The OBF file, or `-` for positions on stdin, one per line (implies --jsonl).
-    file: PathBuf,
+    #[arg(required_unless_present_any = ["board", "moves"])]
+    file: Option<PathBuf>,
+    /// Solve this one position instead, a board string (64 squares and the side to move).
+    #[arg(long, value_parser = parse_board, allow_hyphen_values = true, conflicts_with_all = ["file", "moves", "jsonl"])]
+    board: Option<Position>,
+    /// Solve the position after these moves from the start instead, like f5d6c3d3c4.
+    #[arg(long, value_parser = parse_moves, conflicts_with_all = ["file", "jsonl"])]
+    moves: Option<Position>,
     /// Solve for win/loss/draw only.
     #[arg(long)]
     wld: bool,
@@ -234,7 +247,13 @@ pub struct SolveArgs {
 /// `othello solve`: exits with status 1 on any mismatch with the file.
 pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
     let ObfBatch { hash, first, count } = args.batch;
-    let stdin = args.file.as_os_str() == "-";
+    let one = args.board.or(args.moves);
+    let file = match (&args.file, one) {
+        (Some(file), _) => file.clone(),
+        (None, Some(_)) => PathBuf::new(),
+        (None, None) => return Err(fail("solve: give an OBF file, -, --board or --moves")),
+    };
+    let stdin = file.as_os_str() == "-";
     if args.selectivity.0.is_some() && (stdin || args.jsonl || args.multipv > 1 || args.wld) {
         return Err(fail(
             "--selectivity (a probable solve) prints the table of one move per position: not with --wld, --multipv or the JSON stream",
@@ -264,9 +283,12 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
             eval,
             threads: args.threads.unwrap_or_else(available_threads),
         };
-        return solve_stream(&args.file, stdin, &options, out);
+        return solve_stream(&file, stdin, &options, out);
     }
-    let entries = read_obf(&args.file, count)?;
+    let entries = match one {
+        Some(position) => vec![ObfEntry::new(position)],
+        None => read_obf(&file, count)?,
+    };
     let options = SolveOptions {
         wld: args.wld,
         hash_mb: hash as usize,

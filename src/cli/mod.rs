@@ -136,9 +136,10 @@ enum Command {
     /// Play a round robin (PAIP's round-robin): every player against every other, paired
     /// games; prints the table of points.
     Tournament(arena::TournamentArgs),
-    /// Play a game in the terminal against any player (moves like f5; pass, undo, hint,
-    /// analyse, resign, quit; review after the game).
-    Play(arena::PlayArgs),
+    /// Play a game in the terminal against any player (moves like f5; pass, undo, redo, hint,
+    /// analyse, help, resign, quit; review after the game), from the start, a position, a move
+    /// list or a game file.
+    Play(Box<arena::PlayArgs>),
     /// Game databases (WTHOR .wtb, PGN, GGF, transcripts): statistics, conversion, and the
     /// export of their distinct positions. See docs/GAMES.md.
     Games {
@@ -279,7 +280,10 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Centre(args)) => learn::centre(args, &mut out),
         Some(Command::Match(args)) => arena::run_match(*args, global, &eval, &mut out),
         Some(Command::Tournament(args)) => arena::tournament(args, global, &mut out),
-        Some(Command::Play(args)) => arena::play(args, global, eval, &mut out),
+        Some(Command::Play(args)) => {
+            drop(out);
+            arena::play(*args, global, eval)
+        }
         Some(Command::Games { command }) => games::run(command, &mut out),
         Some(Command::Book { command }) => book::run(command, eval, &mut out),
         Some(Command::Review(args)) => review::review(args, eval, &mut out),

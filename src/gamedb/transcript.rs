@@ -1,9 +1,12 @@
 //! Plain transcripts: one game per line, its moves concatenated, `f5d6c3d3c4f4`.
 //!
-//! Reading: squares in either case, spaces (or tabs) anywhere between them; blank lines and
-//! lines whose first non-blank character is `#` are skipped. Passes are implicit (see
+//! Reading: squares in either case, spaces, tabs or commas anywhere between them; blank lines
+//! and lines whose first non-blank character is `#` are skipped. Passes are implicit (see
 //! [`GameRecord`]); `--` or `pa` is accepted as an explicit pass right after a move that forces
 //! one. Errors name the game (the count of game lines so far) and the line.
+//!
+//! One line alone is [`parse_move_list`]: what the command line's `--moves f5d6c3` reads, so a
+//! move list means the same everywhere.
 //!
 //! Writing: one line per game, lower-case squares, no spaces. A game without moves cannot be
 //! written (its line would be blank), so it is an error.
@@ -24,14 +27,21 @@ pub fn parse_transcript(bytes: &[u8]) -> Result<Vec<GameRecord>, GameDbError> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        games.push(parse_line(t).map_err(at)?);
+        games.push(parse_move_list(t).map_err(at)?);
     }
     Ok(games)
 }
 
-/// One game line.
-fn parse_line(line: &str) -> Result<GameRecord, ErrorKind> {
-    let chars: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+/// Reads one game's moves from the standard start, `f5d6c3` (also `F5 D6 C3` or `f5,d6,c3`):
+/// two characters a move, passes implicit. An error names the move and its 1-based index among
+/// the listed moves: [`ErrorKind::BadSquare`] (not a square, or a last move of one character),
+/// [`ErrorKind::Replay`] (illegal there, or after the end of the game), or
+/// [`ErrorKind::BadPass`] (an explicit pass where none is forced). An empty list is the start.
+pub fn parse_move_list(line: &str) -> Result<GameRecord, ErrorKind> {
+    let chars: Vec<char> = line
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect();
     let mut replay = Replayer::new();
     let mut moves = Vec::with_capacity(chars.len() / 2);
     for pair in chars.chunks(2) {
@@ -92,5 +102,20 @@ mod tests {
         let e = parse_transcript(b"f5d").unwrap_err();
         assert!(matches!(e.kind, ErrorKind::BadSquare { ply: 2, .. }));
         assert!(write_transcript(&[GameRecord::default()]).is_err());
+    }
+
+    #[test]
+    fn a_move_list_takes_commas_and_names_the_bad_move() {
+        let g = parse_move_list("f5, d6,c3 D3").unwrap();
+        assert_eq!(g.moves, [Square::F5, Square::D6, Square::C3, Square::D3]);
+        assert_eq!(parse_move_list("").unwrap().moves, []);
+        match parse_move_list("f5d6a1") {
+            Err(ErrorKind::Replay(r)) => assert_eq!((r.ply, r.square), (3, Square::A1)),
+            other => panic!("{other:?}"),
+        }
+        match parse_move_list("f5,z9") {
+            Err(ErrorKind::BadSquare { text, ply }) => assert_eq!((text.as_str(), ply), ("z9", 2)),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -104,6 +104,11 @@ pub enum PlayerError {
     /// The engine resigned (GTP `genmove` answered `resign`).
     #[error("the engine resigned")]
     Resigned,
+    /// The player gave no move because its user stopped it: a person at the terminal taking
+    /// moves back or leaving the game. The face that drives the player knows what was asked;
+    /// the referee hands the turn back to it ([`crate::arena::referee::Turned::Stopped`]).
+    #[error("the player stopped without a move")]
+    Stopped,
     /// Reading from or writing to the program failed.
     #[error("i/o error talking to the engine: {0}")]
     Io(#[from] std::io::Error),

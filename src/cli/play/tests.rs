@@ -1,15 +1,16 @@
-//! The terminal play loop fed scripted input: commands parse, a whole game is played and saved,
-//! undo, quit and resign behave as documented.
+//! The terminal play loop fed scripted input: commands parse, a whole game is played and saved
+//! through the referee, undo, redo, help, quit and resign behave as documented.
 
 use othello::board::{Board, Color, Move};
 use othello::game::{Game, GameResult};
 use othello::players::paip::{maximizer, PaipEval};
 use othello::players::{Player, PlayerSpec};
 use othello::review::{Effort, ReviewOptions};
-use othello::search::Limits;
 use othello::Square;
 
-use super::{play, Command, PlayEnd, PlayOptions};
+use super::assist::AssistOptions;
+use super::command::Command;
+use super::{play, PlayEnd, PlayOptions};
 
 fn build(s: &str) -> Box<dyn Player> {
     s.parse::<PlayerSpec>()
@@ -30,6 +31,8 @@ fn commands_parse() {
     assert_eq!("analyze".parse(), Ok(Command::Analyse));
     assert_eq!("resign".parse(), Ok(Command::Resign));
     assert_eq!("quit".parse(), Ok(Command::Quit));
+    assert_eq!("REDO".parse(), Ok(Command::Redo));
+    assert_eq!("help".parse(), Ok(Command::Help));
     for bad in ["f9", "hello", "i1", "f55", "p"] {
         assert!(bad.parse::<Command>().is_err(), "{bad}");
     }
@@ -39,13 +42,14 @@ fn options(name: &str) -> PlayOptions {
     PlayOptions {
         ggf_path: std::env::temp_dir()
             .join(format!("othello-play-{}-{name}.ggf", std::process::id())),
-        hint_limits: Limits {
-            depth: Some(3),
-            ..Limits::default()
-        },
-        analysis: ReviewOptions {
-            effort: Effort::Depth(3),
-            exact_empties: 10,
+        assist: AssistOptions {
+            hint_time: None,
+            hint_depth: Some(3),
+            eval: Default::default(),
+            analysis: ReviewOptions {
+                effort: Effort::Depth(3),
+                exact_empties: 10,
+            },
         },
         ..PlayOptions::default()
     }
@@ -116,11 +120,11 @@ fn a_scripted_game_is_played_to_the_end_and_saved() {
     );
     // The PAIP board: coordinates, counts, clocks, legal moves marked.
     assert!(
-        text.contains("    a b c d e f g h   [@=2 O=2 (+0)]"),
+        text.contains("    a b c d e f g h   [X=2 O=2 (+0)]"),
         "{text}"
     );
-    assert!(text.contains("  4 . . + O @ . . . "), "{text}");
-    assert!(text.contains("[@=0:00 used O=0:00 used]"), "{text}");
+    assert!(text.contains("  4 . . + O X . . . "), "{text}");
+    assert!(text.contains("[X=0:00 used O=0:00 used]"), "{text}");
     assert!(text.contains("The game is over"), "{text}");
     // `analyse` at the start: the four moves, equal by symmetry, each searched to depth 3.
     let analysis: Vec<&str> = text
@@ -211,7 +215,7 @@ fn quitting_saves_an_unfinished_game_and_white_can_be_played() {
     assert_eq!(outcome.end, PlayEnd::Quit);
     // The opponent (Black) moved first; the clocks show time left.
     assert_eq!(outcome.game.moves().len(), 1);
-    assert!(text.contains("[@=10:00 O=10:00]"), "{text}");
+    assert!(text.contains("[X=10:00 O=10:00]"), "{text}");
     assert!(text.contains("O (White, you) to move"), "{text}");
     let saved: Game = std::fs::read_to_string(&outcome.path)
         .unwrap()
@@ -304,4 +308,99 @@ fn an_unwritable_save_path_is_refused_before_the_first_move() {
         "no board shown: {}",
         String::from_utf8_lossy(&out)
     );
+}
+
+/// Plays `input` against `maximizer:count` from `opts`; the outcome and everything printed.
+fn session(input: &str, opts: &PlayOptions) -> (super::PlayOutcome, String) {
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:count");
+    let outcome = play(input.as_bytes(), &mut out, opponent.as_mut(), opts).unwrap();
+    std::fs::remove_file(&outcome.path).ok();
+    (outcome, String::from_utf8(out).unwrap())
+}
+
+fn moves_of(game: &Game) -> Vec<String> {
+    game.moves().iter().map(|r| r.mv.to_string()).collect()
+}
+
+#[test]
+fn redo_plays_again_what_undo_took_back_until_a_new_move() {
+    // d3, the reply; undo; redo (d3 and the reply again); undo twice (the second has nothing
+    // left); redo; then f5 instead, after which redo has nothing to play.
+    let input = "d3\nundo\nredo\nundo\nundo\nredo\nundo\nf5\nredo\nquit\n";
+    let (outcome, text) = session(input, &options("redo"));
+    assert_eq!(outcome.end, PlayEnd::Quit);
+    let moves = moves_of(&outcome.game);
+    assert_eq!(moves.len(), 2, "{text}");
+    assert_eq!(moves[0], "f5");
+    assert_eq!(
+        text.matches("undone: back to your move").count(),
+        3,
+        "{text}"
+    );
+    assert_eq!(text.matches("nothing to undo").count(), 1, "{text}");
+    let redone: Vec<&str> = text.matches("redone: d3 ").collect();
+    assert_eq!(redone.len(), 2, "{text}");
+    assert!(text.contains("nothing to redo"), "{text}");
+    // The board marks the last disc played: after d3 and White's reply, the reply.
+    let reply = outcome.game.moves()[1].mv.to_string();
+    let marked = text.lines().any(|l| l.contains("[O]"));
+    assert!(marked, "the reply {reply} in brackets: {text}");
+}
+
+#[test]
+fn a_bad_move_is_answered_and_changes_nothing() {
+    let (outcome, text) = session("a1\nf9\npass\nquit\n", &options("bad"));
+    assert!(outcome.game.moves().is_empty(), "{text}");
+    assert!(
+        text.contains("illegal move: A1 is illegal for Black: a1 flips no disc"),
+        "{text}"
+    );
+    assert!(text.contains("\"f9\" is not a move or a command"), "{text}");
+    assert!(text.contains("you cannot pass"), "{text}");
+    // Each answer is followed by the same prompt, the board not drawn again.
+    assert_eq!(text.matches("a b c d e f g h").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("Your move [d3 c4 f5 e6] >").count(),
+        4,
+        "{text}"
+    );
+}
+
+#[test]
+fn help_lists_every_command() {
+    let (_, text) = session("help\nquit\n", &options("help"));
+    assert!(text.contains("help lists the commands"), "{text}");
+    for word in [
+        "pass", "undo", "redo", "hint", "analyse", "resign", "quit", "help",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(word)),
+            "{word}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_game_from_an_opening_keeps_its_moves_and_undo_goes_into_them() {
+    use othello::arena::referee::Opening;
+    let moves: Vec<Move> = ["f5", "d6", "c3"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let opts = PlayOptions {
+        opening: Opening {
+            name: "--moves".to_string(),
+            start: othello::board::Position::start(),
+            moves,
+        },
+        ..options("opening")
+    };
+    // White (the opponent) moves after c3; then the person undoes c3 and quits.
+    let (outcome, text) = session("undo\nquit\n", &opts);
+    assert_eq!(moves_of(&outcome.game), ["f5", "d6"], "{text}");
+    assert!(text.contains("O moves to"), "{text}");
+    // The hint comes from the engine's own choice: the book at the start.
+    let (_, text) = session("hint\nquit\n", &options("hint"));
+    assert!(text.contains("opening book"), "{text}");
 }

@@ -1,0 +1,73 @@
+//! What the person types at the prompt of `othello play`: one [`Command`] per line, and the
+//! text of `help`.
+
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use othello::board::Move;
+use othello::square::Square;
+
+/// One line of the person's input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Play a square.
+    Place(Square),
+    /// Pass.
+    Pass,
+    /// Take back the last own move and the replies to it.
+    Undo,
+    /// Play again what the last `undo` took back.
+    Redo,
+    /// Ask the engine.
+    Hint,
+    /// Every legal move's value.
+    Analyse,
+    /// The commands.
+    Help,
+    /// Give up.
+    Resign,
+    /// Stop playing.
+    Quit,
+}
+
+/// Why a line is not a command.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{0:?} is not a move or a command: type a square like f5, or help for the commands")]
+pub struct CommandError(pub String);
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    /// A square (`f5`, `F5`, PAIP's `56`) or a command word, in any case.
+    fn from_str(s: &str) -> Result<Command, CommandError> {
+        let t = s.trim().to_ascii_lowercase();
+        Ok(match t.as_str() {
+            "pass" | "pa" => Command::Pass,
+            "undo" => Command::Undo,
+            "redo" => Command::Redo,
+            "hint" => Command::Hint,
+            "analyse" | "analyze" => Command::Analyse,
+            "help" | "?" => Command::Help,
+            "resign" => Command::Resign,
+            "quit" | "exit" => Command::Quit,
+            _ => match t.parse::<Move>() {
+                Ok(Move::Place(sq)) => Command::Place(sq),
+                _ => return Err(CommandError(s.trim().to_string())),
+            },
+        })
+    }
+}
+
+/// What `help` prints.
+pub const HELP: &str = "\
+  f5        play that square (either case; PAIP's 56 too); your legal moves are marked +
+  pass      pass, when you have no move
+  undo      take back your last move and the replies to it
+  redo      play again what undo took back
+  hint      the engine's move here, with its value (from the opening book while in it)
+  analyse   every legal move with its value, best first
+  resign    lose the game
+  quit      stop; the unfinished game is saved
+  help      this list
+  The last move played is shown in brackets, like [X].";
