@@ -11,6 +11,34 @@
 //! - [`Board::try_play`] for untrusted input, returning [`IllegalMove`];
 //! - [`Board::play`], which panics on an illegal move;
 //! - [`Board::play_with_flips`], the unchecked fast path for search.
+//!
+//! # Example
+//!
+//! Play the perpendicular opening from the start, refuse an illegal move, and read the score:
+//!
+//! ```
+//! use othello::board::{IllegalMove, Move, Position};
+//! use othello::Square;
+//!
+//! let mut position = Position::start();
+//! assert_eq!(position.board.legal_moves().count(), 4);
+//! for name in ["f5", "f6"] {
+//!     let square: Square = name.parse().unwrap();
+//!     position = position.try_play(Move::Place(square)).unwrap();
+//! }
+//! // Black to move again, with three discs each.
+//! assert_eq!(
+//!     position.to_board_string(),
+//!     "---------------------------OX------XOX-------O------------------ X"
+//! );
+//! assert_eq!(position.board.disc_difference(), 0);
+//! // a1 is empty but flips nothing; the board is unchanged.
+//! let a1: Square = "a1".parse().unwrap();
+//! assert_eq!(position.try_play(Move::Place(a1)), Err(IllegalMove::NoFlips(a1)));
+//! // A board string reads back to the same position.
+//! let again: Position = position.to_board_string().parse().unwrap();
+//! assert_eq!(again, position);
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

@@ -46,6 +46,38 @@
 //! The book is opened by whoever builds the engine and handed over ([`Engine::with_book`]);
 //! [`Engine::new`] opens [`EngineOptions::book`] itself and reports a book that cannot be
 //! used as an error rather than opening it a second time.
+//!
+//! # Example
+//!
+//! Play an opening, take the book's reply, then let a search decide:
+//!
+//! ```
+//! use othello::book::BookChoice;
+//! use othello::engine::{Engine, EngineOptions, Source};
+//! use othello::game::MoveRecord;
+//! use othello::Move;
+//!
+//! let options = EngineOptions { hash_mb: 4, ..EngineOptions::default() };
+//! let mut engine = Engine::new(options).unwrap(); // with the embedded book
+//! for name in ["f5", "d6", "c3"] {
+//!     engine.play(MoveRecord::new(Move::Place(name.parse().unwrap()))).unwrap();
+//! }
+//! // A main line: the book answers at once, with its value.
+//! let decision = engine.choose(None, None, &mut ()).unwrap();
+//! assert_eq!(decision.source, Source::Book);
+//! assert!(decision.eval.is_some());
+//!
+//! // Without the book, a depth-6 search decides; the move is not played until asked.
+//! engine.set_book(&BookChoice::Off).unwrap();
+//! engine.set_depth(Some(6));
+//! let decision = engine.choose(None, None, &mut ()).unwrap();
+//! assert_eq!(decision.source, Source::Search);
+//! assert_eq!(decision.search.as_ref().map(|s| s.depth), Some(6));
+//! let Move::Place(square) = decision.mv else { panic!("White has moves here") };
+//! assert!(engine.game().position().board.is_legal(square));
+//! engine.play(MoveRecord::new(decision.mv)).unwrap();
+//! assert_eq!(engine.game().moves().len(), 4);
+//! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

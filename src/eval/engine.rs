@@ -14,6 +14,33 @@
 //! cost an indirect call. Pattern weights are shared through an [`Arc`], so every searcher of a
 //! match or a self-play run uses one copy (about 8 MB expanded), and the embedded default is
 //! decoded once per process.
+//!
+//! # Example
+//!
+//! Load weights by name as `--eval-file` does, and see a bad file refused with its reason:
+//!
+//! ```
+//! use othello::eval::engine::default_pattern;
+//! use othello::eval::{EvalChoice, Evaluator};
+//! use othello::Board;
+//!
+//! // Write the embedded weights to a file, then load them back as a user's weight file.
+//! let dir = std::env::temp_dir().join(format!("othello-eval-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("weights.bin");
+//! default_pattern().save(&path).unwrap();
+//! let choice: EvalChoice = path.to_str().unwrap().parse().unwrap();
+//! let from_file = choice.load().unwrap();
+//! let embedded = EvalChoice::Default.load().unwrap();
+//! let board = Board::start().play("f5".parse().unwrap());
+//! assert_eq!(from_file.evaluate(&board), embedded.evaluate(&board));
+//!
+//! // Anything that is not a weight file gives an error that says why.
+//! std::fs::write(&path, b"not weights").unwrap();
+//! let error = choice.load().unwrap_err().to_string();
+//! assert!(error.contains("not a weight file"), "{error}");
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 use std::fmt;
 use std::path::{Path, PathBuf};

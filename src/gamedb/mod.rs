@@ -13,17 +13,23 @@
 //! The formats and the commands built on this module (`othello games ...`) are described in
 //! `docs/GAMES.md`.
 //!
-//! ```no_run
-//! use othello::gamedb::{read_all, read_games};
-//! use std::path::{Path, PathBuf};
+//! Read the same 1977 tournament from its WTHOR binary and its PGN export (both in
+//! `tests/data/wthor/`; the doctest runs from the package root) and check they agree:
 //!
-//! let games = read_games(Path::new("WTH_1977.wtb"), None)?; // names from WTHOR.JOU/.TRN beside it
-//! for (path, games) in read_all(&[PathBuf::from("wthor/")])? {
-//!     for game in &games {
-//!         let positions = game.replay()?; // checked: the readers already replayed it
-//!         println!("{}: {} positions, Black scores {}", path.display(), positions.len(),
-//!                  game.final_score()?);
-//!     }
+//! ```
+//! use othello::gamedb::read_games;
+//! use std::path::Path;
+//!
+//! let dir = Path::new("tests/data/wthor");
+//! // Player and tournament names come from WTHOR.JOU and WTHOR.TRN beside the file.
+//! let wtb = read_games(&dir.join("WTH_1977.wtb"), None)?;
+//! let pgn = read_games(&dir.join("WTH_1977.pgn"), None)?;
+//! assert!(!wtb.is_empty());
+//! assert_eq!(wtb.len(), pgn.len());
+//! for (a, b) in wtb.iter().zip(&pgn) {
+//!     let positions = a.replay()?; // checked: the readers already replayed it
+//!     assert_eq!(positions.len(), b.replay()?.len());
+//!     assert_eq!(a.final_score()?, b.final_score()?);
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -535,6 +535,45 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// Solves `board` exactly (or for win/loss/draw) with no time limit beyond the stop flag.
+    ///
+    /// # Example
+    ///
+    /// Reach a position with 9 empties by random play, solve it, and check the value against
+    /// a plain negamax over the rules:
+    ///
+    /// ```
+    /// use othello::eval::EngineEval;
+    /// use othello::rng::SplitMix64;
+    /// use othello::search::{Searcher, Value};
+    /// use othello::Board;
+    ///
+    /// fn negamax(board: Board) -> i32 {
+    ///     if board.is_game_over() {
+    ///         return board.final_score();
+    ///     }
+    ///     if board.must_pass() {
+    ///         return -negamax(board.pass());
+    ///     }
+    ///     board.legal_moves().map(|sq| -negamax(board.play(sq))).max().unwrap()
+    /// }
+    ///
+    /// let mut rng = SplitMix64::new(7);
+    /// let mut board = Board::start();
+    /// while board.empty_count() > 9 && !board.is_game_over() {
+    ///     let moves: Vec<_> = board.legal_moves().collect();
+    ///     board = if moves.is_empty() {
+    ///         board.pass()
+    ///     } else {
+    ///         board.play(moves[rng.below_u32(moves.len())])
+    ///     };
+    /// }
+    /// let mut searcher = Searcher::new(EngineEval::default(), 1);
+    /// let exact = searcher.solve(&board, false, &mut ());
+    /// assert_eq!(exact.value, Value::Exact(negamax(board)));
+    /// // A win/loss/draw solve agrees on the sign.
+    /// let wld = searcher.solve(&board, true, &mut ());
+    /// assert_eq!(wld.value, Value::Wld(negamax(board).signum()));
+    /// ```
     pub fn solve(
         &mut self,
         board: &Board,
