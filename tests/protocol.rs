@@ -460,6 +460,54 @@ fn analyze_rates_every_position_for_its_side_to_move() {
 }
 
 #[test]
+fn analyze_gives_book_positions_the_book_value() {
+    // The start and the positions after f5, f5d6 and f5d6c3 are all in the embedded book.
+    let moves = ["f5", "d6", "c3"];
+    let mut position = Position::start();
+    let mut boards = vec![position.board];
+    let mut game = String::from(
+        "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]",
+    );
+    for (i, m) in moves.iter().enumerate() {
+        position = position.try_play(Move::Place(m.parse().unwrap())).unwrap();
+        boards.push(position.board);
+        game.push_str(&format!(
+            "{}[{}]",
+            if i % 2 == 0 { "B" } else { "W" },
+            m.to_uppercase()
+        ));
+    }
+    game.push_str(";)");
+    let book = othello::book::default_book();
+    let input = format!("set book default\nset depth 4\nset game {game}\nanalyze\n");
+    let mut out = Vec::new();
+    run_sync(Cursor::new(input.into_bytes()), &mut out, options()).unwrap();
+    let out: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for (made, board) in boards.iter().enumerate() {
+        let best = book.best(board).expect("a main line is in the book");
+        assert!(!best.exact);
+        let want = format!("analysis {made} {:.2}", f64::from(best.value) / 100.0);
+        assert!(out.contains(&want), "{want} not in {out:?}");
+    }
+    // Without the book the start is searched: not the book's value (a depth-4 search of the
+    // start is not its negamax of deep searches).
+    let input = format!("set depth 4\nset game {game}\nanalyze\n");
+    let mut out = Vec::new();
+    run_sync(Cursor::new(input.into_bytes()), &mut out, options()).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let start = book.best(&boards[0]).unwrap();
+    let book_line = format!("analysis 0 {:.2}", f64::from(start.value) / 100.0);
+    assert!(
+        text.contains("analysis 0 ") && !text.contains(&book_line),
+        "{text}"
+    );
+}
+
+#[test]
 fn go_spends_what_the_game_clock_allows() {
     // Black has used 59.8 s of a minute: the answer must come well within the 0.2 s left.
     let game = "(;GM[Othello]TB[1:00]TW[1:00]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//59.8]W[F6//1];)";

@@ -25,6 +25,7 @@ fn reviewed(game: &GameRecord, depth: u32, exact: u32) -> Review {
     let options = ReviewOptions {
         effort: Effort::Depth(depth),
         exact_empties: exact,
+        book: None,
     };
     let mut seen = 0;
     let r = review::review_game(game, &mut searcher, &options, &mut |p| {
@@ -155,6 +156,7 @@ fn a_mistake_before_a_pass_is_valued_for_the_mover() {
     let options = ReviewOptions {
         effort: Effort::Depth(2),
         exact_empties: 12,
+        book: None,
     };
     let values = review::analyse_position(&mut searcher, &m.before.board, &options);
     assert_eq!(values.len() as u32, m.legal_moves);
@@ -239,6 +241,64 @@ fn a_wipe_out_in_nine_moves_is_reviewed_without_solving_the_opening() {
 }
 
 #[test]
+fn moves_in_the_book_are_judged_by_the_books_values() {
+    let game = game_1977_2();
+    let book = othello::book::default_book();
+    let mut searcher = Searcher::new(EngineEval::default(), 16);
+    let options = ReviewOptions {
+        effort: Effort::Depth(2),
+        exact_empties: 10,
+        book: Some(book.clone()),
+    };
+    let r = review::review_game(&game, &mut searcher, &options, &mut |_| {}).unwrap();
+    let mut from_book = 0;
+    let mut left_the_book = false;
+    for m in &r.moves {
+        let moves = book.moves(&m.before.board);
+        let played = moves
+            .iter()
+            .find(|b| b.mv == othello::Move::Place(m.played));
+        match played {
+            Some(p) => {
+                // The book's own values, and a move the book rates as high as its best
+                // counts as best.
+                assert!(m.from_book, "move {}", m.number);
+                assert_eq!(m.played_value, p.search_value(), "move {}", m.number);
+                assert_eq!(
+                    review::centi(m.best_value),
+                    review::centi(moves[0].search_value()),
+                    "move {}",
+                    m.number
+                );
+                if p.value < moves[0].value {
+                    assert_eq!(othello::Move::Place(m.best), moves[0].mv);
+                } else {
+                    assert_eq!(m.best, m.played);
+                }
+                assert_eq!(m.judged(true), "book");
+                assert_eq!(m.nodes, 0);
+                from_book += 1;
+            }
+            _ => {
+                assert!(!m.from_book, "move {}", m.number);
+                left_the_book = true;
+            }
+        }
+    }
+    // The 1977 game opens with book moves, then leaves the book.
+    assert!(from_book >= 4, "{from_book} book moves");
+    assert!(left_the_book);
+    assert!(r.moves[0].from_book);
+    // Without the book, the same moves are searched.
+    let plain = reviewed(&game, 2, 10);
+    assert!(plain.moves.iter().all(|m| !m.from_book));
+    assert_ne!(plain.moves[0].played_value, r.moves[0].played_value);
+    assert!(options
+        .to_string()
+        .ends_with("book values in book positions"));
+}
+
+#[test]
 fn the_json_report_has_every_field_and_escapes_names() {
     let mut game = game_1977_2();
     game.black = "Tom \"the <b>\" \\ Heiberg\n".to_string();
@@ -274,6 +334,7 @@ fn the_json_report_has_every_field_and_escapes_names() {
         assert_eq!(j["loss"].as_f64(), Some(m.loss()));
         assert!(j["loss"].as_f64().unwrap() >= 0.0);
         assert_eq!(j["exact"], Json::Bool(m.is_exact()));
+        assert_eq!(j["book"], Json::Bool(m.from_book));
         assert_eq!(j["pass_after"], Json::Bool(m.pass_after));
         assert_eq!(j["turning_point"], Json::Bool(turning.contains(&i)));
         assert_eq!(
@@ -429,6 +490,11 @@ fn bad_input_is_a_clear_error_not_a_panic() {
         (&["review", WTHOR_1977, "--exact", "61"][..], "--exact"),
         (&["review", WTHOR_1977, "--from", "obf"][..], "obf"),
         (&["review", bad][..], "illegal move a1 at ply 4"),
+        (
+            &["review", WTHOR_1977, "--book", "/nonexistent/book.bin"][..],
+            "--book: /nonexistent/book.bin",
+        ),
+        (&["review", WTHOR_1977, "--book", bad][..], "--book:"),
         (&["review"][..], "FILE"),
     ] {
         let o = othello(args);

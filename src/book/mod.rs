@@ -137,6 +137,18 @@ pub struct BookMove {
     pub link: bool,
 }
 
+impl BookMove {
+    /// The value as a search would report it: exact values in whole discs, the others in
+    /// centi-discs.
+    pub fn search_value(&self) -> crate::search::Value {
+        if self.exact {
+            crate::search::Value::Exact(i32::from(self.value) / 100)
+        } else {
+            crate::search::Value::Heuristic(i32::from(self.value))
+        }
+    }
+}
+
 /// The symmetry that undoes symmetry `s` of [`crate::bitboard::symmetry`].
 fn inverse(s: u8) -> u8 {
     // An asymmetric pattern: its eight images are distinct.
@@ -365,6 +377,13 @@ impl Book {
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.value));
         out
+    }
+
+    /// The best known move of `board` (any orientation), whose value is the position's value
+    /// for its side to move; `None` when the position is not in the book or no move of it has
+    /// a value.
+    pub fn best(&self, board: &Board) -> Option<BookMove> {
+        self.moves(board).into_iter().next()
     }
 
     /// A move to play from `board`: uniformly among the known moves within `randomness`

@@ -357,6 +357,7 @@ pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> Cl
             analysis: othello::review::ReviewOptions {
                 effort: othello::review::Effort::Depth(args.analysis_depth),
                 exact_empties: args.analysis_exact,
+                book: Some(othello::book::default_book()),
             },
         },
         seed: now,

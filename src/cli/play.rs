@@ -80,6 +80,7 @@ impl Default for PlayOptions {
                 analysis: ReviewOptions {
                     effort: Effort::Depth(ANALYSIS_DEPTH),
                     exact_empties: ANALYSIS_EXACT_EMPTIES,
+                    book: None,
                 },
             },
             seed: 1,

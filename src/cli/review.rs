@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use othello::book::BookChoice;
 use othello::eval::EngineEval;
 use othello::gamedb::{self, Format, ReadOptions};
 use othello::review::{self, Effort, ReviewOptions, DEFAULT_DEPTH, DEFAULT_EXACT_EMPTIES};
@@ -51,6 +52,10 @@ pub struct ReviewArgs {
     /// right) or 100 (none).
     #[arg(long, default_value = "73", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
+    /// The opening book whose values judge the moves played in its positions: default (the
+    /// embedded one), off (search every move), or a book file (othello or Edax format).
+    #[arg(long, default_value = "default", value_name = "BOOK")]
+    book: BookChoice,
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
@@ -80,9 +85,11 @@ pub fn review(args: ReviewArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         (Some(t), _) => Effort::Time(t),
         (None, d) => Effort::Depth(d.unwrap_or(DEFAULT_DEPTH)),
     };
+    let book = args.book.load().map_err(|e| fail(format!("--book: {e}")))?;
     let options = ReviewOptions {
         effort,
         exact_empties: args.exact,
+        book,
     };
     let mut searcher = Searcher::try_new(eval, args.hash as usize)?;
     searcher.set_selectivity(args.selectivity.0);

@@ -492,6 +492,11 @@ impl Engine {
             .map_or_else(Vec::new, |b| b.book.moves(&board))
     }
 
+    /// The book's best move of `board` (none when it is not in the book or the book is off).
+    pub fn book_best(&self, board: &Board) -> Option<BookMove> {
+        self.book.as_ref().and_then(|b| b.book.best(board))
+    }
+
     /// Sets the book randomness, centi-discs.
     pub fn set_book_randomness(&mut self, centi: u32) {
         self.book_randomness = centi;
@@ -706,10 +711,11 @@ impl Engine {
     }
 
     /// Analyses the game: every position's value for its side to move, last position first
-    /// (the endgame solves fill the table for the earlier positions), searched to
-    /// [`ANALYZE_DEPTH`] (or the engine's depth, if lower), each passed to `report` with the
-    /// number of moves made before it. Stops when the stop flag goes up, or when `report`
-    /// returns an error, which is returned.
+    /// (the endgame solves fill the table for the earlier positions), each passed to `report`
+    /// with the number of moves made before it. A position in the book gets the book's value
+    /// (its best move's: the negamax of deep searches, what the engine plays by); the others
+    /// are searched to [`ANALYZE_DEPTH`] (or the engine's depth, if lower). Stops when the
+    /// stop flag goes up, or when `report` returns an error, which is returned.
     pub fn analyze<E>(
         &mut self,
         mut report: impl FnMut(usize, Value) -> Result<(), E>,
@@ -723,6 +729,10 @@ impl Engine {
         for (moves_made, position) in self.game.positions().into_iter().enumerate().rev() {
             if self.stopped() {
                 break;
+            }
+            if let Some(best) = self.book_best(&position.board) {
+                report(moves_made, best.search_value())?;
+                continue;
             }
             let eval = self.evaluate(&position.board, &limits);
             if self.stopped() {

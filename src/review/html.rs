@@ -194,11 +194,7 @@ fn write_moves(s: &mut String, review: &Review) {
         } else {
             loss_text(i64::from(m.loss_centi()))
         };
-        let judged = if m.is_exact() {
-            "exact".to_string()
-        } else {
-            format!("depth {}", m.depth)
-        };
+        let judged = m.judged(false);
         let _ = writeln!(
             s,
             "<tr{class}><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td>\

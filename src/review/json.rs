@@ -59,6 +59,7 @@ struct SettingsJson {
     depth: Option<u32>,
     time_s: Option<f64>,
     exact_empties: u32,
+    book: bool,
 }
 
 /// One move.
@@ -73,6 +74,7 @@ struct MoveJson {
     best_value: f64,
     loss: f64,
     exact: bool,
+    book: bool,
     depth: u32,
     legal_moves: u32,
     pass_after: bool,
@@ -132,6 +134,7 @@ impl<'a> ReviewJson<'a> {
                     Effort::Depth(_) => None,
                 },
                 exact_empties: review.options.exact_empties,
+                book: review.options.book.is_some(),
             },
             elapsed_s: round(review.elapsed.as_secs_f64(), 3),
             nodes: review.nodes(),
@@ -164,6 +167,7 @@ impl MoveJson {
             best_value: m.best_value.discs(),
             loss: m.loss(),
             exact: m.is_exact(),
+            book: m.from_book,
             depth: m.depth,
             legal_moves: m.legal_moves,
             pass_after: m.pass_after,

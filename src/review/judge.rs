@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::{centi, Effort, MoveReview, Progress, Review, ReviewError, ReviewOptions};
 use crate::board::{Board, Move};
+use crate::book::Book;
 use crate::discs::CentiDiscs;
 use crate::eval::Evaluator;
 use crate::gamedb::GameRecord;
@@ -29,7 +30,14 @@ pub fn review_game<E: Evaluator>(
     for (i, &played) in game.moves.iter().enumerate() {
         let before = positions[i];
         let after = positions[i + 1];
-        let judged = judge(searcher, &before.board, played, options);
+        let by_book = options
+            .book
+            .as_deref()
+            .and_then(|book| judge_by_book(book, &before.board, played));
+        let judged = match by_book {
+            Some(j) => j,
+            None => judge(searcher, &before.board, played, options),
+        };
         moves.push(MoveReview {
             number: i + 1,
             before,
@@ -39,6 +47,7 @@ pub fn review_game<E: Evaluator>(
             played_value: judged.played_value,
             legal_moves: before.board.moves().count_ones(),
             depth: judged.depth,
+            from_book: judged.from_book,
             // The replay makes forced passes: then the same side is to move again.
             pass_after: after.side == before.side && !after.board.is_game_over(),
             nodes: judged.nodes,
@@ -68,6 +77,32 @@ struct Judgement {
     depth: u32,
     nodes: u64,
     elapsed: Duration,
+    from_book: bool,
+}
+
+/// Judges `played` in `board` by the book's values: its best move's value against the played
+/// move's. `None` when the position is not in the book or the played move has no value there
+/// (a move out of the book is searched like any other).
+fn judge_by_book(book: &Book, board: &Board, played: Square) -> Option<Judgement> {
+    let start = Instant::now();
+    let moves = book.moves(board);
+    let first = *moves.first()?;
+    let Move::Place(best) = first.mv else {
+        return None;
+    };
+    let played_move = moves.iter().find(|m| m.mv == Move::Place(played))?;
+    let mut judgement = Judgement {
+        best,
+        best_value: first.search_value(),
+        played_value: played_move.search_value(),
+        depth: u32::from(first.depth),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        from_book: true,
+    };
+    keep_best_at_least_played(&mut judgement, played);
+    judgement.elapsed = start.elapsed();
+    Some(judgement)
 }
 
 /// Judges `played` in `board` (which has it as a legal move).
@@ -108,6 +143,7 @@ fn judge<E: Evaluator>(
         depth,
         nodes: r.nodes,
         elapsed: Duration::ZERO,
+        from_book: false,
     };
     if best != played {
         let (after, sign) = after_move(board, played);
@@ -179,6 +215,7 @@ fn judge_exactly<E: Evaluator>(
         depth: board.empty_count(),
         nodes,
         elapsed: Duration::ZERO,
+        from_book: false,
     };
     keep_best_at_least_played(&mut judgement, played);
     judgement.elapsed = start.elapsed();

@@ -73,9 +73,11 @@ pub mod text;
 pub use judge::{analyse_position, review_game, MoveValue};
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::board::{Color, Position};
+use crate::book::Book;
 use crate::discs::CentiDiscs;
 use crate::gamedb::{GameRecord, ReplayError};
 use crate::search::Value;
@@ -102,12 +104,28 @@ pub enum Effort {
 }
 
 /// What a review searches and solves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ReviewOptions {
     /// How midgame positions are searched.
     pub effort: Effort,
     /// Positions with this many empty squares or fewer are solved exactly.
     pub exact_empties: u32,
+    /// An opening book: a move played in a book position, and valued by the book, is judged
+    /// by the book's values (its best move's against the played move's) instead of a search.
+    pub book: Option<Arc<Book>>,
+}
+
+impl PartialEq for ReviewOptions {
+    /// Equal settings and the same book (the same shared copy, or none).
+    fn eq(&self, other: &ReviewOptions) -> bool {
+        self.effort == other.effort
+            && self.exact_empties == other.exact_empties
+            && match (&self.book, &other.book) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
 }
 
 impl fmt::Display for ReviewOptions {
@@ -117,7 +135,11 @@ impl fmt::Display for ReviewOptions {
             Effort::Depth(d) => write!(f, "depth {d}")?,
             Effort::Time(t) => write!(f, "{} s per position", t.as_secs_f64())?,
         }
-        write!(f, ", exact at {} empties or fewer", self.exact_empties)
+        write!(f, ", exact at {} empties or fewer", self.exact_empties)?;
+        if self.book.is_some() {
+            f.write_str(", book values in book positions")?;
+        }
+        Ok(())
     }
 }
 
@@ -126,6 +148,7 @@ impl Default for ReviewOptions {
         ReviewOptions {
             effort: Effort::Depth(DEFAULT_DEPTH),
             exact_empties: DEFAULT_EXACT_EMPTIES,
+            book: None,
         }
     }
 }
@@ -148,8 +171,11 @@ pub struct MoveReview {
     pub played_value: Value,
     /// How many legal moves the mover had.
     pub legal_moves: u32,
-    /// The midgame depth of the judgement, or the empties for an exact one.
+    /// The midgame depth of the judgement, or the empties for an exact one (for a book
+    /// judgement, the depth behind the book's best value).
     pub depth: u32,
+    /// Judged by the book's values rather than a search.
+    pub from_book: bool,
     /// The opponent had no move after this one and passed.
     pub pass_after: bool,
     /// Nodes searched to judge this move.
@@ -177,6 +203,18 @@ impl MoveReview {
     /// The loss in discs.
     pub fn loss(&self) -> f64 {
         CentiDiscs::from(self.loss_centi()).to_discs()
+    }
+
+    /// How the move was judged: `book`, `exact`, `probable`, or the depth (`d12` when
+    /// `short`, else `depth 12`).
+    pub fn judged(&self, short: bool) -> String {
+        match self.best_value {
+            _ if self.from_book => "book".to_string(),
+            Value::Exact(_) | Value::Wld(_) => "exact".to_string(),
+            Value::Probable(_) => "probable".to_string(),
+            Value::Heuristic(_) if short => format!("d{}", self.depth),
+            Value::Heuristic(_) => format!("depth {}", self.depth),
+        }
     }
 
     /// Whether the move played was a best move (no loss).

@@ -12,7 +12,6 @@ use std::io::{self, Write};
 
 use super::{color_name, loss_text, value_text, MoveReview, Review};
 use crate::board::Color;
-use crate::search::Value;
 
 /// Writes the whole report.
 pub fn write_report(review: &Review, out: &mut dyn Write) -> io::Result<()> {
@@ -50,15 +49,6 @@ pub fn write_header(review: &Review, out: &mut dyn Write) -> io::Result<()> {
         review.elapsed.as_secs_f64(),
         review.nodes() as f64 / 1e6
     )
-}
-
-/// The judge of a move: `d12` (midgame depth) or `exact`.
-fn judged(m: &MoveReview) -> String {
-    match m.best_value {
-        Value::Exact(_) | Value::Wld(_) => "exact".to_string(),
-        Value::Heuristic(_) => format!("d{}", m.depth),
-        Value::Probable(_) => "probable".to_string(),
-    }
 }
 
 /// The notes of a move: only move, mistake, turning point.
@@ -99,7 +89,7 @@ pub fn write_moves(review: &Review, out: &mut dyn Write) -> io::Result<()> {
             m.best.to_string(),
             value_text(m.best_value),
             loss,
-            judged(m),
+            m.judged(true),
             notes(m, turning.contains(&i)),
         );
         writeln!(out, "{}", row.trim_end())?;
@@ -173,10 +163,6 @@ pub fn turning_point_text(m: &MoveReview) -> String {
         m.best,
         value_text(m.best_value),
         loss_text(i64::from(m.loss_centi())),
-        if m.is_exact() {
-            "exact".to_string()
-        } else {
-            format!("depth {}", m.depth)
-        }
+        m.judged(false)
     )
 }

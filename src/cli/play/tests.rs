@@ -49,6 +49,7 @@ fn options(name: &str) -> PlayOptions {
             analysis: ReviewOptions {
                 effort: Effort::Depth(3),
                 exact_empties: 10,
+                book: None,
             },
         },
         ..PlayOptions::default()
