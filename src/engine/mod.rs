@@ -668,7 +668,13 @@ impl Engine {
             solve_empties: self.level.map(Level::exact_empties),
             ..Limits::default()
         };
-        let nodes = if k > 1 && board.moves().count_ones() > 1 {
+        let moves = board.moves().count_ones() as usize;
+        let nodes = if k >= moves && moves > 1 && limits.solves_at_once(board.empty_count()) {
+            // Every move, exactly: each solved on its own around an estimate, which costs
+            // less than re-searching the root once per line.
+            let results = self.searcher().solve_multipv(&board, false, k, observer);
+            results.iter().map(|r| r.nodes).sum()
+        } else if k > 1 && moves > 1 {
             let results = self.searcher().search_multipv(&board, &limits, k, observer);
             results.iter().map(|r| r.nodes).sum()
         } else if board.moves() == 0 {

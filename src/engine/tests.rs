@@ -103,3 +103,47 @@ fn pondering_runs_in_the_background_and_stops_at_once() {
     e.set_game(Game::default());
     assert!(e.choose(None, None, &mut ()).is_ok());
 }
+
+#[test]
+fn a_hint_of_every_move_in_the_endgame_gives_each_moves_exact_value() {
+    // A 14-empty position from random play with several moves.
+    let mut rng = crate::rng::SplitMix64::new(11);
+    let mut position = Position::start();
+    while position.board.empty_count() > 14 || position.board.moves().count_ones() < 3 {
+        assert!(!position.board.is_game_over());
+        let moves: Vec<Square> = position.board.legal_moves().collect();
+        let mv = if moves.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(moves[rng.below_u32(moves.len())])
+        };
+        position = position.try_play(mv).unwrap();
+    }
+    let board = position.board;
+    let mut e = engine(BookChoice::Off);
+    e.set_game(Game::new(position));
+    let mut lines: Vec<SearchResult> = Vec::new();
+    let Hint::Searched { nodes } = e.hint(64, &mut lines) else {
+        panic!("not searched")
+    };
+    assert!(nodes > 0);
+    assert_eq!(lines.len(), board.moves().count_ones() as usize);
+    assert!(lines
+        .windows(2)
+        .all(|w| w[0].value.centi() >= w[1].value.centi()));
+    for line in &lines {
+        let Move::Place(sq) = line.best else {
+            panic!("{line:?}")
+        };
+        // Each move's value from a fresh solve of the position after it.
+        let child = board.play(sq);
+        let mut fresh = Searcher::new(EngineEval::default(), 1);
+        let want = if child.moves() == 0 && !child.is_game_over() {
+            fresh.solve(&child.pass(), false, &mut ()).value
+        } else {
+            fresh.solve(&child, false, &mut ()).value.negate()
+        };
+        assert_eq!(line.value, want, "{sq}");
+        assert_eq!(line.pv.first(), Some(&line.best));
+    }
+}

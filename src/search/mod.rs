@@ -29,6 +29,7 @@
 
 mod busy;
 mod endgame;
+mod every_move;
 mod leaf_table;
 #[doc(hidden)]
 pub mod midgame;

@@ -53,7 +53,8 @@ impl<E: Evaluator> Searcher<E> {
     }
 
     /// The best `k` lines of `board` by exact (or WLD) solves, best first: with `k` at least
-    /// the number of legal moves, the exact value of every move.
+    /// the number of legal moves, the exact value of every move (then each move is solved on
+    /// its own around an estimate, see `every_move`, rather than by re-searching the root).
     pub fn solve_multipv(
         &mut self,
         board: &Board,
@@ -61,6 +62,10 @@ impl<E: Evaluator> Searcher<E> {
         k: usize,
         observer: &mut impl Observer,
     ) -> Vec<SearchResult> {
+        let moves = board.moves().count_ones() as usize;
+        if !wld && moves > 1 && k >= moves {
+            return with_cpu!(self.cpu, C => self.solve_every_move::<C>(board, observer));
+        }
         self.lines(board, k, observer, |s, root, obs| {
             s.solve_with(board, wld, root, obs)
         })

@@ -79,6 +79,14 @@ pub enum Task {
         /// The first guess, in discs.
         guess: i32,
     },
+    /// An exact solve of the root within (`alpha`, `beta`), in discs (one window of
+    /// `super::every_move`).
+    Window {
+        /// The lower bound of the window.
+        alpha: i32,
+        /// The upper bound of the window.
+        beta: i32,
+    },
     /// The search is over.
     Quit,
 }
@@ -232,6 +240,14 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                 solver.set_models(job.mpc);
                 solver.set_selectivity(selectivity);
                 solver.solve_root_mtd(p, o, guess, job.excluded);
+                nodes += solver.nodes;
+                crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);
+            }
+            Task::Window { alpha, beta } => {
+                let mut solver = Solver::<E, C>::on_cpu(job.eval, job.tt, &mut stopper, 0);
+                solver.set_busy(Some(&crew.busy));
+                solver.set_models(job.mpc);
+                solver.solve(p, o, alpha, beta);
                 nodes += solver.nodes;
                 crew.helper_nodes.fetch_add(solver.nodes, Ordering::Relaxed);
             }

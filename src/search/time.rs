@@ -77,6 +77,20 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// Whether a search of a position with `empties` empty squares under these limits is an
+    /// exact solve from the start: no clock, no time per move, no node budget, and `empties`
+    /// within the untimed solve point ([`Budget::solve_kind`]'s rule). Multi-move hints use
+    /// it to solve every move on its own instead.
+    pub fn solves_at_once(&self, empties: u32) -> bool {
+        self.move_time.is_none()
+            && self.clock.is_none()
+            && self.nodes.is_none()
+            && Budget::new(self, empties).solve_kind(empties, 1.0, Duration::ZERO, 1)
+                == SolveKind::Exact
+    }
+}
+
 /// Which endgame solve to run instead of a midgame iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolveKind {
