@@ -53,7 +53,7 @@
 //!     moves.map(|m| std::str::from_utf8(m).unwrap().parse().unwrap()).collect(),
 //! );
 //! let mut searcher = Searcher::new(EngineEval::default(), 1);
-//! let options = ReviewOptions { effort: Effort::Depth(4), exact_empties: 12 };
+//! let options = ReviewOptions { effort: Effort::Depth(4), exact_empties: 12, book: None };
 //! let review = review_game(&game, &mut searcher, &options, &mut |_progress| {})?;
 //! assert_eq!(review.moves.len(), 9);
 //! assert_eq!(review.black_score(), 64);
