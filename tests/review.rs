@@ -315,6 +315,7 @@ fn the_json_report_has_every_field_and_escapes_names() {
     assert_eq!(settings["depth"].as_u64(), Some(2));
     assert_eq!(settings.get("time_s"), Some(&Json::Null));
     assert_eq!(settings["exact_empties"].as_u64(), Some(10));
+    assert_eq!(settings["book"], Json::Bool(false));
     let moves = json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), r.moves.len());
     let turning = r.turning_points();
@@ -446,7 +447,15 @@ fn the_command_writes_the_table_json_and_page() {
         "{text}"
     );
     assert!(
-        text.contains("Review: depth 2, exact at 10 empties or fewer"),
+        text.contains(
+            "Review: depth 2, exact at 10 empties or fewer, book values in book positions"
+        ),
+        "{text}"
+    );
+    // The embedded book judges the opening (game 2 starts f5 f6 e6 f4).
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("1  Black  f5") && l.contains(" book")),
         "{text}"
     );
     assert!(text.contains("Turning points"), "{text}");
@@ -458,6 +467,7 @@ fn the_command_writes_the_table_json_and_page() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: Json = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(json["settings"]["book"], Json::Bool(true));
     let games = read_games(Path::new(WTHOR_1977), None).unwrap();
     assert_eq!(
         json["moves"].as_array().unwrap().len(),
