@@ -505,6 +505,10 @@ fn bad_input_is_a_clear_error_not_a_panic() {
             "--book: /nonexistent/book.bin",
         ),
         (&["review", WTHOR_1977, "--book", bad][..], "--book:"),
+        (
+            &["review", WTHOR_1977, "--book", "/dev/zero"][..],
+            "not a regular file",
+        ),
         (&["review"][..], "FILE"),
     ] {
         let o = othello(args);
