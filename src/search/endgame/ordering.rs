@@ -6,7 +6,8 @@
 //! evaluation of the child: static from [`EVAL_ORDER_MIN`] empties, a one-ply search from
 //! [`SEARCH_ORDER_MIN`], and small alpha-beta searches of two and three plies from
 //! [`ORDER_DEPTH_2_MIN`] and [`ORDER_DEPTH_3_MIN`] (Edax and Egaroucid likewise order by
-//! shallow searches that deepen with the empties).
+//! shallow searches that deepen with the empties). The deeper a search, the more its value
+//! weighs against mobility ([`EVAL_ORDER_DIVISOR`], [`DEEP_ORDER_DIVISOR`]).
 //!
 //! The evaluation is the costly part, so it is a separate step ([`Solver::add_eval_keys`]): a
 //! null-window node searches the table's move first and evaluates the others only when that
@@ -34,8 +35,13 @@ pub const SEARCH_ORDER_MIN: u32 = 15;
 pub const ORDER_DEPTH_2_MIN: u32 = 18;
 /// Empties from which it searches three plies from each child.
 pub const ORDER_DEPTH_3_MIN: u32 = 22;
-/// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units).
+/// Centi-discs of evaluation per unit of ordering key (a reply move weighs 16 units), for the
+/// static evaluation and the one-ply search.
 pub(super) const EVAL_ORDER_DIVISOR: i32 = 24;
+/// The same for the two- and three-ply searches (from [`ORDER_DEPTH_2_MIN`] empties), whose
+/// values are worth more against mobility. 12 rather than the 24 of the shallower keys: 20% fewer
+/// nodes on ten 28-empty positions of `exact-28.obf` (docs/dev/TRANSITION.md, "Sixth session").
+pub(super) const DEEP_ORDER_DIVISOR: i32 = 12;
 /// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
 pub(super) const POTENTIAL_WEIGHT: i32 = 2;
 /// The ordering key of the table's move: above any other move's.
@@ -119,15 +125,15 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
             let bit = 1u64 << c.sq;
             let (cp, co) = (o ^ c.flips, p ^ c.flips ^ bit);
             let v = if n >= ORDER_DEPTH_3_MIN {
-                self.order_search(cp, co, 3, -INF * 100, INF * 100)
+                self.order_search(cp, co, 3, -INF * 100, INF * 100) / DEEP_ORDER_DIVISOR
             } else if n >= ORDER_DEPTH_2_MIN {
-                self.order_search(cp, co, 2, -INF * 100, INF * 100)
+                self.order_search(cp, co, 2, -INF * 100, INF * 100) / DEEP_ORDER_DIVISOR
             } else if n >= SEARCH_ORDER_MIN {
-                self.shallow(cp, co, C::moves(cp, co))
+                self.shallow(cp, co, C::moves(cp, co)) / EVAL_ORDER_DIVISOR
             } else {
-                self.order_eval(cp, co)
+                self.order_eval(cp, co) / EVAL_ORDER_DIVISOR
             };
-            c.key -= v / EVAL_ORDER_DIVISOR;
+            c.key -= v;
         }
     }
 
