@@ -9,7 +9,8 @@
 //! - [`board`]: the two-bitboard position, moves, play, pass, score, board strings.
 //! - [`flip`]: flip generation; [`mod@reference`]: the mailbox oracle.
 //! - [`cpu`]: the code paths (portable, AVX2, AVX2 with BMI2) chosen at run time.
-//! - [`discs`]: scores in centi-discs and discs, and the conversions between them.
+//! - [`discs`]: scores in centi-discs and discs, and the conversions between them;
+//!   [`elo`]: the logistic Elo model (a score per game and an Elo difference).
 //! - [`hash`]: Zobrist keys; [`perft`]: leaf counting; [`obf`]: the OBF test-position format;
 //!   [`xot`]: the embedded XOT opening list.
 //! - [`eval`]: PAIP's classic evaluators, Iago's edge table, stable discs, the engine's
@@ -72,6 +73,7 @@ pub mod book;
 pub mod clock;
 pub mod cpu;
 pub mod discs;
+pub mod elo;
 pub mod engine;
 pub mod eval;
 pub mod files;

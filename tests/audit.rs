@@ -129,6 +129,8 @@ fn losses_values_and_outcomes_equal_a_brute_force_solve_of_every_move() {
         let mut value = 0i64;
         let mut result = 0i64;
         let (mut changed_for_black, mut changed_against_black) = (0, 0);
+        // Wins, draws, losses with perfect play after the point, Black's then White's.
+        let mut perfect = [[0u64; 3]; 2];
         for (g, audited) in games.iter().zip(&report.games) {
             let moves = brute_force_losses(g, e);
             // Move by move: the same movers, numbers and losses.
@@ -138,10 +140,20 @@ fn losses_values_and_outcomes_equal_a_brute_force_solve_of_every_move() {
                 .map(|m| (m.number, m.color, m.loss))
                 .collect();
             assert_eq!(got, moves, "game {:?} from {e} empties", g.black);
+            let mut game_loss = [0i32; 2];
             for (_, color, l) in &moves {
-                loss[usize::from(*color == Color::White)] += i64::from(*l);
+                game_loss[usize::from(*color == Color::White)] += *l;
             }
+            loss[0] += i64::from(game_loss[0]);
+            loss[1] += i64::from(game_loss[1]);
             let (v, r) = brute_force_point(g, e);
+            // Perfect play after the point: the result plus the player's own losses, which
+            // is never below the value at the point (the opponent's losses only add).
+            for (side, own) in [(0, r + game_loss[0]), (1, -r + game_loss[1])] {
+                let floor = if side == 0 { v } else { -v };
+                assert!(own >= floor, "game {:?} from {e} empties", g.black);
+                perfect[side][usize::from(own <= 0) + usize::from(own < 0)] += 1;
+            }
             value += i64::from(v);
             result += i64::from(r);
             match r.signum().cmp(&v.signum()) {
@@ -167,6 +179,11 @@ fn losses_values_and_outcomes_equal_a_brute_force_solve_of_every_move() {
             (changed_against_black, changed_for_black),
             "{e}"
         );
+        for (side, p) in [black, white].iter().zip(perfect) {
+            let o = side.perfect;
+            assert_eq!([o.wins, o.draws, o.losses], p, "{e}");
+            assert!(o.score() >= side.at_point.score() && o.score() >= side.at_end.score());
+        }
         // The losses telescope: value at the point minus the result is Black's loss minus
         // White's.
         assert_eq!(value - result, loss[0] - loss[1], "{e}");

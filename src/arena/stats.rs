@@ -26,6 +26,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+pub use crate::elo::{elo_from_score, score_from_elo};
+
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z_95: f64 = 1.959_963_984_540_054;
 
@@ -34,22 +36,6 @@ pub const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// What replaces a zero pentanomial count in the SPRT (fishtest's choice).
 const REGULARIZATION: f64 = 1e-3;
-
-/// Elo difference for an expected score `s` (logistic model). `±inf` at 1 and 0.
-pub fn elo_from_score(s: f64) -> f64 {
-    if s <= 0.0 {
-        f64::NEG_INFINITY
-    } else if s >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / s - 1.0).log10()
-    }
-}
-
-/// Expected score for an Elo difference (logistic model).
-pub fn score_from_elo(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
 
 /// An Elo estimate with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -16,7 +16,13 @@
 //!   Passes cost nothing (they are forced);
 //! - the **final result**, and whether the **outcome changed** between the point and the end
 //!   (win, draw or loss by the exact value at the point, against the final result), in the
-//!   player's favour or against it.
+//!   player's favour or against it;
+//! - the **score as played** and the **score with perfect play after the point**: the
+//!   latter counts each game by its final result plus the player's own losses, as if it had
+//!   found the best move every time and the opponent had played the same moves. That is an
+//!   estimate (better moves would have met other replies); the exact value at the point is
+//!   what perfect play is sure of, so the score by it is a floor. Together they say how
+//!   much a player could gain by playing the rest of its games better, in Elo.
 //!
 //! One exact solve per position is enough, and often less. With `v(k)` the exact value of
 //! the position before move `k`, for its side to move, and `b(k)` the same value from Black's
@@ -309,6 +315,12 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
+    /// The score per game, 0 to 1 (a draw is half a point); `None` with no game.
+    pub fn score(&self) -> Option<f64> {
+        let games = self.wins + self.draws + self.losses;
+        (games > 0).then(|| (self.wins as f64 + self.draws as f64 / 2.0) / games as f64)
+    }
+
     fn add(&mut self, value: i32) {
         match value.signum() {
             1 => self.wins += 1,
@@ -341,6 +353,11 @@ pub struct SideAudit {
     pub at_point: Outcomes,
     /// Final outcomes.
     pub at_end: Outcomes,
+    /// The outcomes had the player lost no disc after the point while the opponent's moves
+    /// lost what they did: each game by its final result plus the player's own losses (an
+    /// estimate: other moves would have met other replies). Perfect play after the point
+    /// guarantees at least [`SideAudit::at_point`]'s outcomes.
+    pub perfect: Outcomes,
     /// Games whose outcome got better for the player between the point and the end (a loss
     /// became a draw or a win, a draw a win).
     pub changed_for: u64,
@@ -388,6 +405,7 @@ impl SideAudit {
         self.mistakes += u64::from(p.mistakes[i]);
         self.at_point.add(value);
         self.at_end.add(result);
+        self.perfect.add(result + p.losses[i]);
         match result.signum().cmp(&value.signum()) {
             std::cmp::Ordering::Greater => self.changed_for += 1,
             std::cmp::Ordering::Less => self.changed_against += 1,
@@ -539,6 +557,13 @@ mod tests {
         assert_eq!((white.mean_value(), white.mean_final()), (-4.0, 2.0));
         assert_eq!((black.mean_loss(), white.mean_loss()), (6.0, 0.0));
         assert_eq!(black.at_point.wins + white.at_end.wins, 2);
+        // Without its 6 lost discs Black would have won by 4; White's play had no loss.
+        assert_eq!((black.perfect.wins, white.perfect.wins), (1, 1));
+        assert_eq!(
+            (black.at_end.score(), black.perfect.score()),
+            (Some(0.0), Some(1.0))
+        );
+        assert_eq!(SideAudit::default().perfect.score(), None);
         // A draw kept is no change.
         let draw = PointGame {
             black_value: 0,
@@ -551,5 +576,6 @@ mod tests {
             (s.changed_for, s.changed_against, s.at_end.draws),
             (0, 0, 1)
         );
+        assert_eq!(s.perfect.score(), Some(0.5));
     }
 }

@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::elo::elo_from_score;
+
 use super::super::color_name;
 use super::super::json::{round, to_pretty_json};
 use super::{AuditReport, GameAudit, Outcomes, SideAudit};
@@ -26,12 +28,13 @@ impl fmt::Display for AuditReport {
             "Audit against exact values (discs per game, each player's view): value = exact value \
              at the point,\nfinal = result, lost = discs given away by its own moves after the \
              point, mistakes = moves\nthat gave discs away, for/against = games whose \
-             win/draw/loss changed for/against it."
+             win/draw/loss changed for/against it,\nscore = its score, perfect = its score \
+             had it lost nothing after the point (the opponent's\nmoves unchanged)."
         )?;
         for point in &self.points {
             writeln!(
                 f,
-                "{:<width$} {:>6} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7}",
+                "{:<width$} {:>6} {:>7} {:>7} {:>7} {:>8} {:>7} {:>7} {:>7} {:>7}",
                 format!("from {} empties", point.empties),
                 "games",
                 "value",
@@ -40,10 +43,13 @@ impl fmt::Display for AuditReport {
                 "mistakes",
                 "for",
                 "against",
+                "score",
+                "perfect",
             )?;
             for (name, s) in self.players.iter().zip(&point.sides) {
                 write_row(f, name, s, width)?;
             }
+            write_elo(f, &self.players, &point.sides, point.empties, width)?;
             let first = point.sides.first().copied().unwrap_or_default();
             // In a match every game has both players: the counts of the first are the games'.
             let (before, unfinished) = if self.players.len() == 2 {
@@ -89,15 +95,33 @@ fn plural(n: u64) -> &'static str {
     }
 }
 
+/// A player's name with control characters blanked (names come from game files).
+fn printable(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// A score per game as a percentage, `-` with no game.
+fn percent(score: Option<f64>) -> String {
+    score.map_or_else(|| "-".to_string(), |s| format!("{:.1}%", 100.0 * s))
+}
+
+/// An Elo difference for a score, `-` with no game.
+fn elo_text(score: Option<f64>) -> String {
+    score.map_or_else(
+        || "-".to_string(),
+        // At 50% the formula gives -0.0; print it as +0.0.
+        |s| format!("{:+.1}", elo_from_score(s) + 0.0),
+    )
+}
+
 /// One player's row.
 fn write_row(f: &mut fmt::Formatter<'_>, name: &str, s: &SideAudit, width: usize) -> fmt::Result {
-    let name: String = name
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
     writeln!(
         f,
-        "  {name:<w$} {:>6} {:>+7.2} {:>+7.2} {:>7.2} {:>8.2} {:>7} {:>7}",
+        "  {:<w$} {:>6} {:>+7.2} {:>+7.2} {:>7.2} {:>8.2} {:>7} {:>7} {:>7} {:>7}",
+        printable(name),
         s.games,
         s.mean_value(),
         s.mean_final(),
@@ -105,8 +129,41 @@ fn write_row(f: &mut fmt::Formatter<'_>, name: &str, s: &SideAudit, width: usize
         s.mean_mistakes(),
         s.changed_for,
         s.changed_against,
+        percent(s.at_end.score()),
+        percent(s.perfect.score()),
         w = width - 2
     )
+}
+
+/// The scores as Elo differences against the opponents: as played, with perfect play after
+/// the point (the estimate), and the floor that perfect play is sure of (the value at the
+/// point).
+fn write_elo(
+    f: &mut fmt::Formatter<'_>,
+    players: &[String],
+    sides: &[SideAudit],
+    empties: u32,
+    width: usize,
+) -> fmt::Result {
+    if sides.iter().all(|s| s.games == 0) {
+        return Ok(());
+    }
+    writeln!(
+        f,
+        "  Elo as played / with perfect play after {empties} empties (at least, by the value there):"
+    )?;
+    for (name, s) in players.iter().zip(sides) {
+        writeln!(
+            f,
+            "  {:<w$} {:>7} / {} ({})",
+            printable(name),
+            elo_text(s.at_end.score()),
+            elo_text(s.perfect.score()),
+            elo_text(s.at_point.score()),
+            w = width - 2
+        )?;
+    }
+    Ok(())
 }
 
 /// The report as a JSON object, indented, ending with a newline (fields in `docs/REVIEW.md`).
@@ -202,6 +259,23 @@ struct SideJson<'a> {
     changed_against: u64,
     at_point: Outcomes,
     at_end: Outcomes,
+    perfect: Outcomes,
+    score: Option<f64>,
+    perfect_score: Option<f64>,
+    elo: Option<f64>,
+    perfect_elo: Option<f64>,
+    floor_elo: Option<f64>,
+}
+
+/// A score per game, rounded; `None` with no game.
+fn score_json(outcomes: &Outcomes) -> Option<f64> {
+    outcomes.score().map(|s| round(s, 4))
+}
+
+/// A score's Elo difference, rounded; `None` with no game or at 0% and 100% (infinite).
+fn elo_json(outcomes: &Outcomes) -> Option<f64> {
+    let elo = elo_from_score(outcomes.score()?);
+    elo.is_finite().then(|| round(elo, 1))
 }
 
 impl<'a> SideJson<'a> {
@@ -224,6 +298,12 @@ impl<'a> SideJson<'a> {
             changed_against: s.changed_against,
             at_point: s.at_point,
             at_end: s.at_end,
+            perfect: s.perfect,
+            score: score_json(&s.at_end),
+            perfect_score: score_json(&s.perfect),
+            elo: elo_json(&s.at_end),
+            perfect_elo: elo_json(&s.perfect),
+            floor_elo: elo_json(&s.at_point),
         }
     }
 }
