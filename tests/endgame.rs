@@ -83,12 +83,12 @@ fn hard_20_every_move_score_of_a_few_positions() {
     }
 }
 
-#[test]
-fn transition_benchmark_every_move_score_of_a_few_positions() {
-    // Lines 1 and 45 (20 and 21 empties) of the transition benchmark, every move re-solved.
-    let all = entries("transition-20-28.obf");
+/// Re-solves every move of the given lines (from 0) of a file that scores every move, and
+/// compares each with the file's score.
+fn every_move_score_of_lines(file: &str, lines: &[usize]) {
+    let all = entries(file);
     let mut searcher = Searcher::new(EngineEval::default(), 16);
-    for i in [0, 44] {
+    for &i in lines {
         let e = &all[i];
         for &(mv, listed) in &e.moves {
             let child = e.position.board.try_play_move(mv).unwrap();
@@ -96,7 +96,19 @@ fn transition_benchmark_every_move_score_of_a_few_positions() {
             let Value::Exact(v) = r.value else {
                 panic!("exact solve expected")
             };
-            assert_eq!(-v, listed, "transition-20-28 line {} move {mv}", i + 1);
+            assert_eq!(-v, listed, "{file} line {} move {mv}", i + 1);
         }
     }
+}
+
+#[test]
+fn heldout_set_every_move_score_of_a_few_positions() {
+    // Lines 1 and 121 (20 and 22 empties) of the held-out set.
+    every_move_score_of_lines("heldout-20-24.obf", &[0, 120]);
+}
+
+#[test]
+fn transition_benchmark_every_move_score_of_a_few_positions() {
+    // Lines 1 and 45 (20 and 21 empties) of the transition benchmark.
+    every_move_score_of_lines("transition-20-28.obf", &[0, 44]);
 }

@@ -14,7 +14,7 @@ const FFORUM: [&str; 4] = [
     "fforum-40-59.obf",
     "fforum-60-79.obf",
 ];
-const ALL_FILES: [&str; 7] = [
+const ALL_FILES: [&str; 8] = [
     "fforum-1-19.obf",
     "fforum-20-39.obf",
     "fforum-40-59.obf",
@@ -22,6 +22,7 @@ const ALL_FILES: [&str; 7] = [
     "hard-20.obf",
     "quality-30.obf",
     "transition-20-28.obf",
+    "heldout-20-24.obf",
 ];
 
 fn data(name: &str) -> String {
@@ -74,6 +75,20 @@ fn every_line_of_every_file_parses() {
         .collect();
     assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
     assert_eq!((empties[0], empties[199]), (20, 28));
+    // The held-out set: 60 positions at each of 20 to 24 empties, in increasing order.
+    let heldout = parse_obf(&data("heldout-20-24.obf")).unwrap();
+    let empties: Vec<u32> = heldout
+        .iter()
+        .map(|e| e.position.board.empty_count())
+        .collect();
+    for n in 20..=24 {
+        assert_eq!(
+            empties.iter().filter(|&&e| e == n).count(),
+            60,
+            "{n} empties"
+        );
+    }
+    assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
     let quality = parse_obf(&data("quality-30.obf")).unwrap();
     assert_eq!(quality.len(), 144);
     for e in &quality {
@@ -96,10 +111,14 @@ fn listed_moves_are_exactly_the_legal_moves() {
             let listed = move_set(e.moves.iter().map(|&(m, _)| m));
             assert_eq!(listed, legal, "{name}:{line}");
             assert_eq!(e.moves.len(), listed.len(), "{name}:{line}: duplicates");
-            // Every file lists a best move first; the FForum files are fully sorted (two
-            // hard-20 lines, e.g. line 32, have a pair of non-best moves out of order).
+            // Every file lists a best move first; the FForum files and the two made here are
+            // fully sorted (two hard-20 lines, e.g. line 32, have a pair of non-best moves out
+            // of order).
             assert_eq!(Some(e.moves[0].1), e.best_score(), "{name}:{line}");
-            if name.starts_with("fforum") || name.starts_with("transition") {
+            if ["fforum", "transition", "heldout"]
+                .iter()
+                .any(|prefix| name.starts_with(prefix))
+            {
                 assert!(
                     e.moves.windows(2).all(|w| w[0].1 >= w[1].1),
                     "{name}:{line} not sorted"
@@ -108,7 +127,7 @@ fn listed_moves_are_exactly_the_legal_moves() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 79 + 276 + 144 + 200);
+    assert_eq!(checked, 79 + 276 + 144 + 200 + 300);
 }
 
 #[test]
