@@ -36,7 +36,8 @@ use std::fmt::Write as _;
 use crate::square::Square;
 
 use super::error::{clip, ErrorKind, GameDbError};
-use super::record::{one_line, GameRecord, Replayer};
+use super::record::{GameRecord, Replayer};
+use crate::text::one_line;
 
 /// The game being read.
 struct Current {

@@ -9,6 +9,7 @@
 use crate::board::{Color, Move, Position};
 use crate::game::{Game, GameEnd, GameResult, MoveRecord};
 use crate::square::Square;
+use crate::text::one_line;
 
 use super::error::{ErrorKind, ReplayError, ReplayProblem};
 
@@ -226,14 +227,6 @@ impl GameRecord {
             wthor: None,
         })
     }
-}
-
-/// `s` with every control character (a newline, say, from a Latin-1 name file) made a space,
-/// for the formats that hold a game or a tag on one line.
-pub(crate) fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// Black's final score in `pos`, empties to the winner.

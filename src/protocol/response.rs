@@ -11,6 +11,7 @@ use std::io::{self, Write};
 
 use crate::board::Move;
 use crate::search::{Selectivity, Value};
+use crate::text::one_line;
 
 /// The depth field of a `search` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,13 +124,6 @@ pub fn discs(x: f64) -> String {
 /// Seconds with three decimals, never negative, never an exponent.
 pub fn seconds(x: f64) -> String {
     format!("{:.3}", if x.is_finite() { x.max(0.0) } else { 0.0 })
-}
-
-/// Free text on one line: control characters (line breaks, NUL, ...) become spaces.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 impl fmt::Display for Response {

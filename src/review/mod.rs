@@ -82,6 +82,7 @@ use crate::discs::CentiDiscs;
 use crate::gamedb::{GameRecord, ReplayError};
 use crate::search::Value;
 use crate::square::Square;
+use crate::text::one_line;
 
 /// The midgame depth a review searches to by default: a 60-move game takes 4-9 s on the
 /// development machine (depth 12: about 2 s), see docs/REVIEW.md.
@@ -476,13 +477,6 @@ pub fn color_name(color: Color) -> &'static str {
         Color::Black => "Black",
         Color::White => "White",
     }
-}
-
-/// `s` with control characters made spaces (names from files reach terminals and pages).
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 /// Progress of a running review, after each judged move.

@@ -7,6 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::elo::elo_from_score;
+use crate::text::one_line;
 
 use super::super::color_name;
 use super::super::json::{round, to_pretty_json};
@@ -95,13 +96,6 @@ fn plural(n: u64) -> &'static str {
     }
 }
 
-/// A player's name with control characters blanked (names come from game files).
-fn printable(name: &str) -> String {
-    name.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
 /// A score per game as a percentage, `-` with no game.
 fn percent(score: Option<f64>) -> String {
     score.map_or_else(|| "-".to_string(), |s| format!("{:.1}%", 100.0 * s))
@@ -121,7 +115,7 @@ fn write_row(f: &mut fmt::Formatter<'_>, name: &str, s: &SideAudit, width: usize
     writeln!(
         f,
         "  {:<w$} {:>6} {:>+7.2} {:>+7.2} {:>7.2} {:>8.2} {:>7} {:>7} {:>7} {:>7}",
-        printable(name),
+        one_line(name),
         s.games,
         s.mean_value(),
         s.mean_final(),
@@ -156,7 +150,7 @@ fn write_elo(
         writeln!(
             f,
             "  {:<w$} {:>7} / {} ({})",
-            printable(name),
+            one_line(name),
             elo_text(s.at_end.score()),
             elo_text(s.perfect.score()),
             elo_text(s.at_point.score()),
