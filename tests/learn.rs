@@ -290,6 +290,7 @@ fn the_trainer_recovers_a_known_evaluator() {
         dedup: false,
         result_mix: 0.0,
         debias: false,
+        prior: None,
     };
     let mut lines = Vec::new();
     let (eval, report) = train(&samples, &config, &mut |l| lines.push(l.to_string())).unwrap();
@@ -613,4 +614,85 @@ fn debias_removes_the_mean_offset_of_search_labels_from_game_results_per_empties
     assert_eq!(shift[20], None);
     let labels: Vec<i16> = records.iter().map(|r| r.label).collect();
     assert_eq!(labels, [400, -400, 400, -200, 200, 200, -300]);
+}
+
+#[test]
+fn a_prior_keeps_the_weights_the_data_does_not_reach_and_corrects_the_rest() {
+    // A known evaluator with random weights in 2 phases serves as the prior.
+    let mut rng = SplitMix64::new(41);
+    let phases = 2;
+    let prior_w: Vec<i16> = (0..phases * FEATURES_PER_PHASE)
+        .map(|_| rng.below(513) as i16 - 256)
+        .collect();
+    let prior = std::sync::Arc::new(
+        PatternEval::from_compact(phases, prior_w.clone(), String::new()).unwrap(),
+    );
+    let boards = positions_with_moves(6_000, 60, 3);
+    let value = |b: &Board| prior.score_units(b) as f64 / 256.0;
+    let labelled = |shift: f64| -> Vec<Sample> {
+        boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Sample {
+                board: *b,
+                label: value(b) + shift,
+                group: i as u32,
+            })
+            .collect()
+    };
+    let config = TrainConfig {
+        phases,
+        iterations: 60,
+        validation: 0.0,
+        threads: 2,
+        report_every: 20,
+        prior: Some(prior.clone()),
+        ..TrainConfig::default()
+    };
+    // Labels that the prior already gives: nothing to correct, the prior comes back unchanged.
+    let (same, _) = train(&labelled(0.0), &config, &mut |_| {}).unwrap();
+    assert_eq!(same.compact_weights(), &prior_w[..]);
+    // From zero, the same labels give other weights (the check can fail).
+    let from_zero = TrainConfig {
+        prior: None,
+        ..config.clone()
+    };
+    let (fresh, _) = train(&labelled(0.0), &from_zero, &mut |_| {}).unwrap();
+    assert_ne!(fresh.compact_weights(), &prior_w[..]);
+    // Labels two discs above the prior: the fit follows them, and every weight that no
+    // position uses keeps the prior's value.
+    let (moved, report) = train(&labelled(2.0), &config, &mut |_| {}).unwrap();
+    assert!(report.train_mae < 0.25, "train MAE {}", report.train_mae);
+    let mean_shift = boards
+        .iter()
+        .map(|b| moved.score_units(b) as f64 / 256.0 - value(b))
+        .sum::<f64>()
+        / boards.len() as f64;
+    assert!((mean_shift - 2.0).abs() < 0.1, "mean shift {mean_shift}");
+    let mut used = vec![false; phases * FEATURES_PER_PHASE];
+    for b in &boards {
+        let base = moved.phase(b.empty_count()) * FEATURES_PER_PHASE;
+        for f in othello::eval::pattern::features(b) {
+            used[base + f as usize] = true;
+        }
+    }
+    let unused: Vec<usize> = (0..used.len()).filter(|&j| !used[j]).collect();
+    assert!(unused.len() > 100_000, "{} unused weights", unused.len());
+    let kept = unused
+        .iter()
+        .filter(|&&j| moved.compact_weights()[j] == prior_w[j])
+        .count();
+    // The smoothing term lends a little of a neighbouring phase's correction to a few of them.
+    assert!(
+        kept as f64 > 0.95 * unused.len() as f64,
+        "{kept} of {} unused weights kept",
+        unused.len()
+    );
+    // A prior with another number of phases is refused.
+    let other = TrainConfig {
+        phases: 3,
+        ..config
+    };
+    let e = train(&labelled(0.0), &other, &mut |_| {}).unwrap_err();
+    assert!(e.to_string().contains("prior has 2 phases"), "{e}");
 }

@@ -479,6 +479,11 @@ pub struct TrainArgs {
     /// empties, of the file's search labels from their games' results (see docs/dev/WEIGHTS.md).
     #[arg(long)]
     debias: bool,
+    /// Fit a correction to these weights instead of fitting from zero: the regularisation pulls
+    /// towards them, and weights the data does not reach keep their values (a weight file with
+    /// the same number of phases, or `default` for the embedded weights).
+    #[arg(long, value_name = "PATH|default")]
+    prior: Option<PathBuf>,
     /// Fraction of games held out for validation.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
@@ -600,6 +605,16 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
         dedup: args.dedup,
         result_mix: args.result_mix,
         debias: args.debias,
+        prior: match &args.prior {
+            Some(path) if path.as_os_str() == "default" => {
+                Some(othello::eval::engine::default_pattern())
+            }
+            Some(path) => Some(std::sync::Arc::new(
+                othello::eval::pattern::PatternEval::load(path)
+                    .map_err(|e| fail(format!("--prior {}: {e}", path.display())))?,
+            )),
+            None => None,
+        },
     };
     othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
     Ok(())

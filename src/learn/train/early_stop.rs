@@ -2,7 +2,9 @@
 //! past some point the extra precision is noise, and the error on the held-out validation
 //! positions rises again. Every `report_every` iterations (and at the last) the float model's
 //! errors are logged and the weights with the lowest validation error so far are kept (the
-//! latest ones without validation). The iterations after the last check, when the method
+//! latest ones without validation). The starting weights are judged too (iteration 0: zero, or
+//! the prior's weights when fitting a correction to them), so a fit from a prior that the data
+//! cannot improve on returns the prior. The iterations after the last check, when the method
 //! converges between checks, are judged once more at the end.
 
 use std::time::Instant;
@@ -56,6 +58,13 @@ pub(super) fn fit(
         best_iteration: 0,
     };
     let mut best_score = f64::INFINITY;
+    if !validation.is_empty() {
+        best_score = validation.mean_abs_error(cg.weights());
+        log(&format!(
+            "iteration    0: validation MAE {} discs",
+            mae(best_score, 0)
+        ));
+    }
     for it in 1..=schedule.iterations {
         if !cg.step() {
             break;
@@ -81,7 +90,7 @@ pub(super) fn fit(
     // The iterations after the last check (the method may converge between checks).
     if best.best_iteration != best.iterations {
         let latest = score(validation.mean_abs_error(cg.weights()));
-        if best.best_iteration == 0 || latest <= best_score {
+        if latest <= best_score {
             best.weights.copy_from_slice(cg.weights());
             best.best_iteration = best.iterations;
         }

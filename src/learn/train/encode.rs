@@ -5,7 +5,8 @@
 //! the solver reads the samples in this form instead of extracting the features again.
 
 use crate::eval::pattern::{
-    feature_slot_base, features, phase_of, FEATURES_PER_PHASE, FEATURE_SLOTS,
+    feature_slot_base, features, phase_of, PatternEval, FEATURES_PER_PHASE, FEATURE_SLOTS,
+    WEIGHT_SCALE,
 };
 
 use super::Sample;
@@ -23,8 +24,9 @@ pub(super) struct Encoded {
 }
 
 impl Encoded {
-    /// `samples` encoded for a model of `phases` phases.
-    pub(super) fn new(samples: &[&Sample], phases: usize) -> Encoded {
+    /// `samples` encoded for a model of `phases` phases, each label less the `prior`'s value
+    /// of its position (in discs) when there is a prior.
+    pub(super) fn new(samples: &[&Sample], phases: usize, prior: Option<&PatternEval>) -> Encoded {
         let mut base = [0usize; FEATURE_SLOTS];
         for (k, b) in base.iter_mut().enumerate() {
             *b = feature_slot_base(k);
@@ -40,7 +42,10 @@ impl Encoded {
             }
             feats.push(local);
             phase.push(phase_of(s.board.empty_count(), phases) as u8);
-            label.push(s.label);
+            let base_value = prior.map_or(0.0, |prior| {
+                prior.score_units_reference(&s.board) as f64 / WEIGHT_SCALE as f64
+            });
+            label.push(s.label - base_value);
         }
         Encoded {
             feats,

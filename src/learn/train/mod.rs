@@ -19,6 +19,15 @@
 //! - `μ` (`--smooth`) is phase smoothing: each weight is pulled towards the same weight in the
 //!   neighbouring phases, which lets sparse phases borrow from dense ones.
 //!
+//! # Fitting from a prior
+//!
+//! With a prior evaluator `w⁰` (`--prior`, [`TrainConfig::prior`]) both penalties apply to the
+//! correction `w − w⁰` instead of to `w`: the trainer fits the correction to the residual labels
+//! `label − value⁰(x)`, and adds the prior's weights back before rounding. A weight the data says
+//! little about stays at the prior's value rather than at 0, so a small set of better labels
+//! (deeper searches of fewer positions) can refine weights fitted to a large set of shallower
+//! ones without forgetting what only the large set covers. Phases without data keep the prior.
+//!
 //! The objective is quadratic, so its minimum solves a linear system, the normal equations,
 //! which the trainer solves by preconditioned conjugate gradient without ever forming their
 //! matrix (`cg.rs`). Logistello's and Edax's weights were fitted the same way.
@@ -52,7 +61,7 @@
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::eval::pattern::{PatternEval, FEATURES_PER_PHASE};
+use crate::eval::pattern::{PatternEval, FEATURES_PER_PHASE, WEIGHT_SCALE};
 
 use super::LearnError;
 
@@ -113,6 +122,9 @@ pub struct TrainConfig {
     /// Remove the mean offset of the search labels from the game results, per number of
     /// empties ([`debias_search_labels`]).
     pub debias: bool,
+    /// Fit the correction to these weights (see [Fitting from a prior](self#fitting-from-a-prior));
+    /// `None` fits from zero. Its phase count must equal `phases`.
+    pub prior: Option<std::sync::Arc<PatternEval>>,
 }
 
 impl Default for TrainConfig {
@@ -130,6 +142,7 @@ impl Default for TrainConfig {
             dedup: false,
             result_mix: 0.0,
             debias: false,
+            prior: None,
         }
     }
 }
@@ -183,10 +196,11 @@ pub fn train(
     split::check_config(config)?;
     let sets = split::split(samples, config)?;
     let start = Instant::now();
-    // The samples as weight indices.
+    // The samples as weight indices, with the prior's value taken off their labels.
     let phases = config.phases;
-    let train_set = Encoded::new(&sets.train, phases);
-    let validation_set = Encoded::new(&sets.validation, phases);
+    let prior = config.prior.as_deref();
+    let train_set = Encoded::new(&sets.train, phases, prior);
+    let validation_set = Encoded::new(&sets.validation, phases, prior);
     log(&format!(
         "{} training and {} validation positions, {} phases, {} weights",
         train_set.len(),
@@ -208,7 +222,10 @@ pub fn train(
     };
     let mut fit = early_stop::fit(&system, &train_set, &validation_set, &schedule, start, log);
     // The weight file's weights.
-    quantise::fill_empty_phases(&mut fit.weights, &sets.train, phases, log);
+    match prior {
+        Some(prior) => add_prior(&mut fit.weights, prior),
+        None => quantise::fill_empty_phases(&mut fit.weights, &sets.train, phases, log),
+    }
     let quantised = quantise::quantise(&fit.weights, log);
     // The report, measured on the engine's evaluator, and the metadata.
     let provisional = PatternEval::from_compact(phases, quantised.clone(), String::new())?;
@@ -216,6 +233,13 @@ pub fn train(
     let meta = report::weight_file_meta(config, &report);
     let eval = PatternEval::from_compact(phases, quantised, meta)?;
     Ok((eval, report))
+}
+
+/// Adds the `prior`'s weights (in discs) to the fitted correction `w`.
+fn add_prior(w: &mut [f64], prior: &PatternEval) {
+    for (x, &p) in w.iter_mut().zip(prior.compact_weights()) {
+        *x += p as f64 / WEIGHT_SCALE as f64;
+    }
 }
 
 /// `othello train`: reads the data files, trains, writes the weight file to `out_path`, and

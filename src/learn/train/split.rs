@@ -31,6 +31,15 @@ pub(super) fn check_config(config: &TrainConfig) -> Result<(), LearnError> {
     if config.lambda < 0.0 || config.smooth < 0.0 || !(config.lambda + config.smooth).is_finite() {
         return Err(LearnError::Config("lambda and smooth must be >= 0".into()));
     }
+    if let Some(prior) = &config.prior {
+        if prior.phases() != config.phases {
+            return Err(LearnError::Config(format!(
+                "the prior has {} phases, the fit {}",
+                prior.phases(),
+                config.phases
+            )));
+        }
+    }
     Ok(())
 }
 
