@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Carries a long labelling round (issue #32) across sessions on machines that do not keep data/.
 #
-# The labels file (data/v6/p12e20.dat, made by `othello label`, resumable) only ever grows at
-# its end. Each session commits what it added as one xz-compressed shard in labels/v6/, so the
+# A labels file (data/v6/NAME.dat, made by `othello label`, resumable) only ever grows at its
+# end. Each session commits what it added as one xz-compressed shard in labels/v6/, so the
 # repository holds every label once (no growing blob per session), and a new machine rebuilds
-# the file byte for byte from the shards and resumes the round.
+# the file byte for byte from the shards and resumes the round. The files: p12e20 (the games'
+# positions) and d12e20 (one deviation of each), both depth 12 and exact from 20 empties.
 #
-#   scripts/labels.sh unpack   # labels/v6/p12e20.*.xz -> data/v6/p12e20.dat (refuses to overwrite a longer file)
-#   scripts/labels.sh pack     # the bytes of data/v6/p12e20.dat beyond the shards -> a new shard
-#   scripts/labels.sh status   # positions in the shards and in the working file
+#   scripts/labels.sh unpack [NAME]  # labels/v6/NAME.*.xz -> data/v6/NAME.dat (refuses to overwrite a longer file)
+#   scripts/labels.sh pack [NAME]    # the bytes of data/v6/NAME.dat beyond the shards -> a new shard
+#   scripts/labels.sh status [NAME]  # bytes in the shards and in the working file
+#
+# Without NAME, every file.
 #
 # Pause the labeller (kill -STOP) before `pack`, or pack from a copy: a shard must end where the
 # file ended. The labeller itself and its command are in docs/dev/WEIGHTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=p12e20
 shards=labels/v6
-work=data/v6/$name.dat
 mkdir -p "$shards" data/v6
 
 shard_bytes() {
@@ -24,8 +25,11 @@ shard_bytes() {
     if [ -e "${files[0]}" ]; then xz -dc "${files[@]}" | wc -c; else echo 0; fi
 }
 
-case "${1:-status}" in
+run() {
+local name=$1 work=data/v6/$1.dat
+case "$2" in
 unpack)
+    if [ ! -e "$shards/$name.000.xz" ]; then echo "$name: no shards"; return 0; fi
     have=$( [ -e "$work" ] && stat -c %s "$work" || echo 0 )
     want=$(shard_bytes)
     if [ "$have" -gt "$want" ]; then
@@ -36,7 +40,7 @@ unpack)
     echo "$work: $want bytes from $(ls "$shards/$name".*.xz | wc -l) shards"
     ;;
 pack)
-    [ -e "$work" ] || { echo "no $work" >&2; exit 1; }
+    [ -e "$work" ] || { echo "$name: no $work"; return 0; }
     # Up to the end of the last complete game only (a 32-byte header, then 24-byte records;
     # bit 7 of a record's byte 23 marks a game's last record): a resumed run cuts off an
     # incomplete game, and the shards must stay the file's beginning.
@@ -54,22 +58,30 @@ PY
     done_bytes=$(shard_bytes)
     if [ "$have" -le "$done_bytes" ]; then
         echo "nothing new: $work has $have bytes, the shards $done_bytes"
-        exit 0
+        return 0
     fi
     # The shards must be this file's beginning, or the new shard would not follow them.
     if [ "$done_bytes" -gt 0 ] && ! cmp -s <(xz -dc "$shards/$name".*.xz) <(head -c "$done_bytes" "$work"); then
         echo "$work does not begin with the shards' bytes: refusing to pack" >&2
-        exit 1
+        return 1
     fi
     next=$(printf '%03d' "$(ls "$shards/$name".*.xz 2>/dev/null | wc -l)")
     tail -c +"$((done_bytes + 1))" "$work" | head -c "$((have - done_bytes))" | xz -9 > "$shards/$name.$next.xz"
     echo "$shards/$name.$next.xz: bytes $done_bytes..$have of $work"
     ;;
 status)
-    echo "shards: $(shard_bytes) bytes; $work: $( [ -e "$work" ] && stat -c %s "$work" || echo 0 ) bytes (a 32-byte header, then 24 bytes a position)"
+    echo "$name shards: $(shard_bytes) bytes; $work: $( [ -e "$work" ] && stat -c %s "$work" || echo 0 ) bytes (a 32-byte header, then 24 bytes a position)"
     ;;
+esac
+}
+
+case "${1:-status}" in
+unpack | pack | status) ;;
 *)
-    echo "usage: $0 unpack|pack|status" >&2
+    echo "usage: $0 unpack|pack|status [NAME]" >&2
     exit 2
     ;;
 esac
+for name in ${2:-p12e20 d12e20}; do
+    run "$name" "${1:-status}"
+done

@@ -15,6 +15,10 @@
 #   SELECT_SEED (2030)  the order in which games are taken
 #   OUT (tests/data/transition-20-28.obf)  the file written
 #   NICE (10)  niceness of the heavy steps
+#   DEPTH (unset)  score every move by `BIN search --depth DEPTH --multipv 64 --threads 1`
+#         instead of solving it, for positions too deep to solve (the held-out set's 28 empties
+#         and more). Scores are the search's values rounded to whole discs; step 5 then checks
+#         the move lists and their order only (no plain solve).
 #
 # Steps:
 #   1. games   WORK/games.ggf: `BIN match engine engine --openings xot --time TIME ...`.
@@ -55,7 +59,9 @@ PY=$(cat <<'PYTHON'
 
   select  GAMES.ggf BIN QUOTA SEED OUT.obf   one position per game, by the quota per empties
   merge   MULTIPV.txt POSITIONS.obf OUT.obf  the multi-PV solve table -> OBF lines, best first
+  merge-search SEARCH.txt POSITIONS.obf OUT.obf  the same from multi-PV searches (DEPTH)
   check   FILE.obf PLAIN.txt                 legal move sets, order, and best = a plain solve
+  check-search FILE.obf                      legal move sets and order only (DEPTH)
 
 QUOTA is a comma-separated list EMPTIES:COUNT, e.g. 20:40,21:35,22:30.
 """
@@ -199,8 +205,26 @@ def read_table(path):
     return rows
 
 
-def merge(table, positions, out):
-    rows = read_table(table)
+SEARCH_LINE = re.compile(r'^\s*line\s+\d+\s+([a-h][1-8])\s+value\s+([+-]?[0-9.]+)\s')
+
+
+def read_searches(path):
+    """`position K` blocks of `othello search --multipv` output -> {K: [(move, score), ...]},
+    scores rounded to whole discs (a block printed again replaces the earlier one)."""
+    rows, cur = {}, None
+    for l in open(path):
+        if l.startswith('position '):
+            cur = int(l.split()[1])
+            rows[cur] = []
+        elif cur is not None:
+            m = SEARCH_LINE.match(l)
+            if m:
+                rows[cur].append((m.group(1), int(round(float(m.group(2))))))
+    return rows
+
+
+def merge(table, positions, out, search=False):
+    rows = read_searches(table) if search else read_table(table)
     lines = [l.strip() for l in open(positions) if l.strip()]
     with open(out, 'w') as f:
         for k, l in enumerate(lines, 1):
@@ -216,7 +240,7 @@ def merge(table, positions, out):
 
 
 def check(obf, plain):
-    rows = read_table(plain)
+    rows = read_table(plain) if plain else None
     lines = [l.strip() for l in open(obf) if l.strip()]
     bad = 0
     for k, l in enumerate(lines, 1):
@@ -234,13 +258,16 @@ def check(obf, plain):
             problems.append('fewer than 2 legal moves')
         if [s for _, s in scored] != sorted((s for _, s in scored), reverse=True):
             problems.append('not sorted best first')
-        if any(abs(s) > 64 or s % 2 for _, s in scored):
-            problems.append('a score that is odd or out of range')  # empties go to the winner
-        pmove, pscore = rows[k][0]
-        if pscore != scored[0][1]:
-            problems.append(f'plain solve {pscore} != best {scored[0][1]}')
-        if dict(scored).get(pmove.upper()) != pscore:
-            problems.append(f'plain best move {pmove} is not listed at {pscore}')
+        if any(abs(s) > 64 for _, s in scored):
+            problems.append('a score out of range')
+        if rows is not None:
+            if any(s % 2 for _, s in scored):
+                problems.append('an odd exact score')  # empties go to the winner
+            pmove, pscore = rows[k][0]
+            if pscore != scored[0][1]:
+                problems.append(f'plain solve {pscore} != best {scored[0][1]}')
+            if dict(scored).get(pmove.upper()) != pscore:
+                problems.append(f'plain best move {pmove} is not listed at {pscore}')
         if problems:
             bad += 1
             print(f'line {k}: ' + '; '.join(problems))
@@ -254,8 +281,12 @@ if __name__ == '__main__':
         select(args[0], args[1], args[2], int(args[3]), args[4])
     elif cmd == 'merge':
         merge(*args)
+    elif cmd == 'merge-search':
+        merge(*args, search=True)
     elif cmd == 'check':
         sys.exit(0 if check(*args) else 1)
+    elif cmd == 'check-search':
+        sys.exit(0 if check(args[0], None) else 1)
     else:
         sys.exit(__doc__)
 PYTHON
@@ -273,9 +304,41 @@ if [[ ! -s $WORK/positions.obf ]]; then
   py select "$WORK/games.ggf" "$BIN" "$QUOTA" "$SELECT_SEED" "$WORK/positions.obf"
 fi
 
+levels=$(tr ',' '\n' <<<"$QUOTA" | cut -d: -f1 | sort -nu)
+
+if [[ -n ${DEPTH:-} ]]; then
+  # 3-5 with DEPTH: search every move of each position, one position at a time (a position's
+  # output is appended whole, so a stopped run resumes after the last complete one); write;
+  # check the move lists.
+  : >"$OUT.part"
+  for e in $levels; do
+    awk -v e="$e" '{ b = $1; n = gsub(/-/, "", b); if (n == e) print }' "$WORK/positions.obf" \
+      >"$WORK/pos-$e.obf"
+    done_=$(grep -c '^position ' "$WORK/search-$e.txt" 2>/dev/null || true)
+    start=$SECONDS
+    k=0
+    while IFS= read -r line; do
+      k=$((k + 1))
+      ((k <= ${done_:-0})) && continue
+      { echo "position $k"
+        nice -n "$NICE" "$BIN" search --board "${line%%;*}" --depth "$DEPTH" --multipv 64 \
+          --threads 1; } >"$WORK/search.part" </dev/null
+      cat "$WORK/search.part" >>"$WORK/search-$e.txt"
+    done <"$WORK/pos-$e.obf"
+    echo "depth $DEPTH, $e empties, #$((${done_:-0} + 1))-$k: $((SECONDS - start)) s wall" \
+      >>"$WORK/times.txt"
+    py merge-search "$WORK/search-$e.txt" "$WORK/pos-$e.obf" "$WORK/out-$e.obf"
+    cat "$WORK/out-$e.obf" >>"$OUT.part"
+  done
+  mv "$OUT.part" "$OUT"
+  py check-search "$OUT"
+  awk '{ b = $1; n = gsub(/-/, "", b); h[n]++ } END { for (e in h) printf "%s empties: %d\n", e, h[e] }' "$OUT" | sort -n
+  cat "$WORK/times.txt"
+  exit 0
+fi
+
 # 3. solve, the cheapest first; a level stopped part-way resumes after its last complete row
 # (a row and its "then" line; every position has at least 2 moves)
-levels=$(tr ',' '\n' <<<"$QUOTA" | cut -d: -f1 | sort -nu)
 for e in $levels; do
   awk -v e="$e" '{ b = $1; n = gsub(/-/, "", b); if (n == e) print }' "$WORK/positions.obf" \
     >"$WORK/pos-$e.obf"
