@@ -14,7 +14,7 @@ const FFORUM: [&str; 4] = [
     "fforum-40-59.obf",
     "fforum-60-79.obf",
 ];
-const ALL_FILES: [&str; 8] = [
+const ALL_FILES: [&str; 9] = [
     "fforum-1-19.obf",
     "fforum-20-39.obf",
     "fforum-40-59.obf",
@@ -23,6 +23,7 @@ const ALL_FILES: [&str; 8] = [
     "quality-30.obf",
     "transition-20-28.obf",
     "heldout-20-24.obf",
+    "heldout-28-40.obf",
 ];
 
 fn data(name: &str) -> String {
@@ -89,6 +90,18 @@ fn every_line_of_every_file_parses() {
         );
     }
     assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
+    // Its deeper part: 60 positions at each of 28, 32, 36 and 40 empties.
+    let deep = parse_obf(&data("heldout-28-40.obf")).unwrap();
+    let empties: Vec<u32> = deep.iter().map(|e| e.position.board.empty_count()).collect();
+    for n in [28, 32, 36, 40] {
+        assert_eq!(
+            empties.iter().filter(|&&e| e == n).count(),
+            60,
+            "{n} empties"
+        );
+    }
+    assert_eq!(empties.len(), 240);
+    assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
     let quality = parse_obf(&data("quality-30.obf")).unwrap();
     assert_eq!(quality.len(), 144);
     for e in &quality {
@@ -127,7 +140,7 @@ fn listed_moves_are_exactly_the_legal_moves() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 79 + 276 + 144 + 200 + 300);
+    assert_eq!(checked, 79 + 276 + 144 + 200 + 300 + 240);
 }
 
 #[test]
