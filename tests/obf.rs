@@ -92,7 +92,10 @@ fn every_line_of_every_file_parses() {
     assert!(empties.windows(2).all(|w| w[0] <= w[1]), "{empties:?}");
     // Its deeper part: 60 positions at each of 28, 32, 36 and 40 empties.
     let deep = parse_obf(&data("heldout-28-40.obf")).unwrap();
-    let empties: Vec<u32> = deep.iter().map(|e| e.position.board.empty_count()).collect();
+    let empties: Vec<u32> = deep
+        .iter()
+        .map(|e| e.position.board.empty_count())
+        .collect();
     for n in [28, 32, 36, 40] {
         assert_eq!(
             empties.iter().filter(|&&e| e == n).count(),

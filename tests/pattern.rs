@@ -8,8 +8,9 @@ use othello::eval::pattern::geometry::{
     stabiliser_permutations, INSTANCES, PATTERNS, POW3,
 };
 use othello::eval::pattern::{
-    features, phase_of, units_to_centi, PatternEval, WeightsError, FEATURES_PER_PHASE,
-    FEATURE_SLOTS, MAX_PHASES, WEIGHT_SCALE,
+    features, phase_of, units_to_centi, PatternEval, WeightsError, COMPACT_PATTERNS_LEN,
+    FEATURES_PER_PHASE, FEATURE_SLOTS, MAX_PHASES, MOBILITY_BUCKETS, POTENTIAL_BUCKETS,
+    SET1_FEATURES_PER_PHASE, WEIGHT_SCALE,
 };
 use othello::eval::{Evaluator, MAX_SCORE};
 use othello::Board;
@@ -95,8 +96,36 @@ fn features_are_in_range_and_follow_the_board() {
         let f = features(&b);
         assert_eq!(f.len(), FEATURE_SLOTS);
         assert!(f.iter().all(|&x| (x as usize) < FEATURES_PER_PHASE));
-        let mob = f[FEATURE_SLOTS - 3] as usize - othello::eval::pattern::COMPACT_PATTERNS_LEN;
-        assert_eq!(mob, (b.moves().count_ones() as usize).min(31));
+        let scalar = |slot: usize| f[slot] as usize - COMPACT_PATTERNS_LEN;
+        assert_eq!(
+            scalar(FEATURE_SLOTS - 5),
+            (b.moves().count_ones() as usize).min(31)
+        );
+        // Potential mobility, counted square by square: the empty squares with an opponent
+        // disc among their (up to eight) neighbours, for the side to move and then the other.
+        let near = |them: u64| {
+            (0..64)
+                .filter(|&sq| (b.player() | b.opponent()) >> sq & 1 == 0)
+                .filter(|&sq: &i32| {
+                    let (r, c) = (sq / 8, sq % 8);
+                    (-1..=1).any(|dr: i32| {
+                        (-1..=1).any(|dc: i32| {
+                            let (rr, cc) = (r + dr, c + dc);
+                            (dr, dc) != (0, 0)
+                                && (0..8).contains(&rr)
+                                && (0..8).contains(&cc)
+                                && them >> (rr * 8 + cc) & 1 == 1
+                        })
+                    })
+                })
+                .count()
+        };
+        let pot = 2 * MOBILITY_BUCKETS + 2;
+        assert_eq!(scalar(FEATURE_SLOTS - 2), pot + near(b.opponent()));
+        assert_eq!(
+            scalar(FEATURE_SLOTS - 1),
+            pot + POTENTIAL_BUCKETS + near(b.player())
+        );
     }
 }
 
@@ -104,7 +133,7 @@ fn features_are_in_range_and_follow_the_board() {
 fn phase_selection_uses_only_the_phase_of_the_disc_count() {
     // Weights zero except the parity weights of phase 3, in a 15-phase evaluator.
     let mut w = vec![0i16; 15 * FEATURES_PER_PHASE];
-    let parity = 3 * FEATURES_PER_PHASE + FEATURES_PER_PHASE - 2;
+    let parity = 3 * FEATURES_PER_PHASE + COMPACT_PATTERNS_LEN + 2 * MOBILITY_BUCKETS;
     w[parity] = 1000; // even empties
     w[parity + 1] = -2000; // odd empties
     let e = PatternEval::from_compact(15, w, String::new()).unwrap();
@@ -199,6 +228,54 @@ fn weight_file_round_trips() {
 fn reseal(bytes: &mut [u8]) {
     let sum = fnv1a64(&[&bytes[..24], &bytes[32..]]);
     bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[test]
+fn pattern_set_1_files_load_with_zero_potential_mobility_and_are_written_as_set_2() {
+    // v5, the embedded weights, is a file of pattern set 1.
+    let v1_bytes = othello::eval::engine::DEFAULT_WEIGHTS;
+    assert_eq!(u16::from_le_bytes([v1_bytes[10], v1_bytes[11]]), 1);
+    let per_phase = u32::from_le_bytes(v1_bytes[16..20].try_into().unwrap()) as usize;
+    assert_eq!(per_phase, SET1_FEATURES_PER_PHASE);
+    let v5 = PatternEval::from_bytes(v1_bytes).unwrap();
+    let meta_len = u32::from_le_bytes(v1_bytes[20..24].try_into().unwrap()) as usize;
+    let stored: Vec<i16> = v1_bytes[HEADER_LEN + meta_len..]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    // Each phase is the file's phase followed by 128 zero weights.
+    for (ph, phase) in stored.chunks_exact(per_phase).enumerate() {
+        let loaded = &v5.compact_weights()[ph * FEATURES_PER_PHASE..(ph + 1) * FEATURES_PER_PHASE];
+        assert_eq!(&loaded[..per_phase], phase, "phase {ph}");
+        assert!(loaded[per_phase..].iter().all(|&w| w == 0), "phase {ph}");
+    }
+    // Written back, it is a set-2 file that loads to the same weights.
+    let v2_bytes = v5.to_bytes();
+    assert_eq!(u16::from_le_bytes([v2_bytes[10], v2_bytes[11]]), 2);
+    let again = PatternEval::from_bytes(&v2_bytes).unwrap();
+    assert_eq!(again.compact_weights(), v5.compact_weights());
+    // The potential-mobility weights count: a set-2 evaluator with one of them set moves
+    // exactly the positions with that count.
+    let mut w = v5.compact_weights().to_vec();
+    let slot = COMPACT_PATTERNS_LEN + 2 * MOBILITY_BUCKETS + 2 + 10;
+    for ph in 0..v5.phases() {
+        w[ph * FEATURES_PER_PHASE + slot] += 256;
+    }
+    let bumped = PatternEval::from_compact(v5.phases(), w, String::new()).unwrap();
+    for b in sample_positions(300, 9) {
+        let near = othello::eval::mobility::potential_mobility(b.player(), b.opponent());
+        let diff = bumped.score_units(&b) - v5.score_units(&b);
+        assert_eq!(diff, if near == 10 { 256 } else { 0 }, "{b:?}");
+    }
+    // A set-1 header with a set-2 count of weights is refused.
+    let mut b = v2_bytes.clone();
+    b[10] = 1;
+    reseal(&mut b);
+    let e = PatternEval::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(e, WeightsError::WrongFeatureCount { set: 1, .. }),
+        "{e}"
+    );
 }
 
 #[test]

@@ -7,10 +7,10 @@
 //! |-------:|-----:|-------|
 //! | 0 | 8 | magic `OthPatEv` ([`MAGIC`]) |
 //! | 8 | 2 | format version, 1 ([`VERSION`]) |
-//! | 10 | 2 | pattern set id, 1 ([`super::PATTERN_SET_ID`]) |
+//! | 10 | 2 | pattern set id, 2 ([`super::PATTERN_SET_ID`]); 1 is read too |
 //! | 12 | 2 | phase count `P`, 1..=61 |
 //! | 14 | 2 | weight scale: units per disc, 256 ([`super::WEIGHT_SCALE`]) |
-//! | 16 | 4 | weights per phase `D`, 113,943 for pattern set 1 ([`super::FEATURES_PER_PHASE`]) |
+//! | 16 | 4 | weights per phase `D`: 114,071 for pattern set 2 ([`super::FEATURES_PER_PHASE`]), 113,943 for set 1 |
 //! | 20 | 4 | metadata length `M`, at most 65,536 ([`MAX_META_LEN`]) |
 //! | 24 | 8 | checksum: 64-bit FNV-1a of every byte of the file except these eight |
 //! | 32 | `M` | metadata: UTF-8 text (how the weights were made) |
@@ -20,7 +20,9 @@
 //! weight classes of each pattern in [`super::geometry::PATTERNS`] order (class ids as
 //! [`super::geometry::Geometry`] numbers them: increasing smallest base-3 index), then 32
 //! mover-mobility weights, 32 opponent-mobility weights, and the even- and odd-empties parity
-//! weights.
+//! weights, then (pattern set 2) 64 mover and 64 opponent potential-mobility weights. A file of
+//! pattern set 1 (v1 to v5) stops after the parity weights; it loads with the potential-mobility
+//! weights 0, which evaluates exactly as set 1 did, and is written back as set 2.
 //!
 //! Loading checks every field and the checksum and never panics, whatever the bytes.
 
@@ -28,7 +30,10 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::{PatternEval, FEATURES_PER_PHASE, MAX_PHASES, PATTERN_SET_ID, WEIGHT_SCALE};
+use super::{
+    PatternEval, FEATURES_PER_PHASE, MAX_PHASES, PATTERN_SET_ID, SET1_FEATURES_PER_PHASE,
+    WEIGHT_SCALE,
+};
 
 /// The first eight bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"OthPatEv";
@@ -79,7 +84,7 @@ pub enum WeightsError {
         found: u16,
     },
     /// Weights for another pattern set.
-    #[error("weights are for pattern set {found}; this engine uses pattern set {PATTERN_SET_ID}")]
+    #[error("weights are for pattern set {found}; this engine reads pattern sets 1 and {PATTERN_SET_ID}")]
     WrongPatternSet {
         /// The pattern set id in the file.
         found: u16,
@@ -91,10 +96,14 @@ pub enum WeightsError {
     #[error("unsupported weight scale {0} (expected {WEIGHT_SCALE})")]
     BadScale(u16),
     /// The wrong number of weights per phase for the pattern set.
-    #[error("{found} weights per phase; pattern set {PATTERN_SET_ID} has {FEATURES_PER_PHASE}")]
+    #[error("{found} weights per phase; pattern set {set} has {expected}")]
     WrongFeatureCount {
         /// The count in the file.
         found: u32,
+        /// The file's pattern set.
+        set: u16,
+        /// The count of that pattern set.
+        expected: usize,
     },
     /// Metadata longer than [`MAX_META_LEN`].
     #[error("metadata of {0} bytes is longer than the limit of {MAX_META_LEN}")]
@@ -188,9 +197,11 @@ impl PatternEval {
             return Err(WeightsError::UnsupportedVersion { found: version });
         }
         let set = u16_at(bytes, 10);
-        if set != PATTERN_SET_ID {
-            return Err(WeightsError::WrongPatternSet { found: set });
-        }
+        let per_phase_of_set = match set {
+            1 => SET1_FEATURES_PER_PHASE,
+            PATTERN_SET_ID => FEATURES_PER_PHASE,
+            _ => return Err(WeightsError::WrongPatternSet { found: set }),
+        };
         let phases = u16_at(bytes, 12) as usize;
         if !(1..=MAX_PHASES).contains(&phases) {
             return Err(WeightsError::BadPhaseCount(phases));
@@ -200,15 +211,19 @@ impl PatternEval {
             return Err(WeightsError::BadScale(scale));
         }
         let per_phase = u32_at(bytes, 16);
-        if per_phase as usize != FEATURES_PER_PHASE {
-            return Err(WeightsError::WrongFeatureCount { found: per_phase });
+        if per_phase as usize != per_phase_of_set {
+            return Err(WeightsError::WrongFeatureCount {
+                found: per_phase,
+                set,
+                expected: per_phase_of_set,
+            });
         }
         let meta_len = u32_at(bytes, 20) as usize;
         if meta_len > MAX_META_LEN {
             return Err(WeightsError::MetaTooLong(meta_len));
         }
         // All factors are bounded above, so this cannot overflow.
-        let expected = HEADER_LEN + meta_len + 2 * phases * FEATURES_PER_PHASE;
+        let expected = HEADER_LEN + meta_len + 2 * phases * per_phase_of_set;
         if bytes.len() != expected {
             return Err(WeightsError::BadLength {
                 found: bytes.len(),
@@ -223,10 +238,16 @@ impl PatternEval {
         let meta = std::str::from_utf8(&bytes[HEADER_LEN..HEADER_LEN + meta_len])
             .map_err(|_| WeightsError::BadMeta)?
             .to_string();
-        let weights: Vec<i16> = bytes[HEADER_LEN + meta_len..]
+        let stored: Vec<i16> = bytes[HEADER_LEN + meta_len..]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
+        // Each phase of a set-1 file gets zero potential-mobility weights after its own.
+        let mut weights = Vec::with_capacity(phases * FEATURES_PER_PHASE);
+        for phase in stored.chunks_exact(per_phase_of_set) {
+            weights.extend_from_slice(phase);
+            weights.resize(weights.len() + FEATURES_PER_PHASE - per_phase_of_set, 0);
+        }
         PatternEval::from_compact(phases, weights, meta)
     }
 

@@ -18,6 +18,11 @@
 //!   can learn a non-linear value of mobility).
 //! - **Parity**: a weight for an even and one for an odd number of empty squares (this also
 //!   carries the phase's constant term).
+//! - **Potential mobility** (pattern set 2): a weight for the number of empty squares next to an
+//!   opponent disc (PAIP's potential mobility, [`crate::eval::mobility::potential_mobility`])
+//!   and one for the same count seen from the opponent, each 0..=63. Files of pattern set 1
+//!   (v1 to v5) have no such weights; they load with these weights 0, so they evaluate exactly
+//!   as before.
 //!
 //! # Phases
 //!
@@ -28,7 +33,7 @@
 //!
 //! # Scale
 //!
-//! Weights are `i16` in units of 1/[`WEIGHT_SCALE`] disc (1/256). The sum of the 49 weights of
+//! Weights are `i16` in units of 1/[`WEIGHT_SCALE`] disc (1/256). The sum of the 51 weights of
 //! a position is its value in those units; [`Evaluator::evaluate`] rounds it to centi-discs and
 //! clamps it to `±MAX_SCORE`.
 //!
@@ -70,17 +75,23 @@ pub const DEFAULT_PHASES: usize = 15;
 pub const MAX_PHASES: usize = 61;
 /// Mobility counts are clamped to `0..MOBILITY_BUCKETS`.
 pub const MOBILITY_BUCKETS: usize = 32;
+/// Potential mobility counts (0..=63; a board has at most 60 empty squares) each have a weight.
+pub const POTENTIAL_BUCKETS: usize = 64;
 /// Number of scalar weights per phase after the patterns: mover mobility, opponent mobility,
-/// parity.
-pub const SCALAR_LEN: usize = 2 * MOBILITY_BUCKETS + 2;
-/// Number of compact pattern weights (weight classes) per phase in pattern set 1.
+/// parity, mover potential mobility, opponent potential mobility.
+pub const SCALAR_LEN: usize = 2 * MOBILITY_BUCKETS + 2 + 2 * POTENTIAL_BUCKETS;
+/// Number of compact pattern weights (weight classes) per phase.
 pub const COMPACT_PATTERNS_LEN: usize = 113_877;
-/// Number of weights per phase in a weight file (pattern set 1).
+/// Number of weights per phase in a weight file (pattern set 2).
 pub const FEATURES_PER_PHASE: usize = COMPACT_PATTERNS_LEN + SCALAR_LEN;
-/// Number of features of one position: one per pattern placement, two mobility, one parity.
-pub const FEATURE_SLOTS: usize = INSTANCE_COUNT + 3;
-/// The identifier of this pattern set and feature layout, stored in weight files.
-pub const PATTERN_SET_ID: u16 = 1;
+/// Number of weights per phase in a file of pattern set 1, which has no potential mobility:
+/// each of its phases is the first this many weights of a set-2 phase.
+pub const SET1_FEATURES_PER_PHASE: usize = FEATURES_PER_PHASE - 2 * POTENTIAL_BUCKETS;
+/// Number of features of one position: one per pattern placement, two mobility, one parity,
+/// two potential mobility.
+pub const FEATURE_SLOTS: usize = INSTANCE_COUNT + 5;
+/// The identifier of this pattern set and feature layout, stored in the weight files written.
+pub const PATTERN_SET_ID: u16 = 2;
 
 /// Entries per phase in the expanded (evaluation-time) layout.
 const STRIDE: usize = PATTERN_TABLES_LEN + SCALAR_LEN;
@@ -92,6 +103,8 @@ const _: () = assert!(STRIDE <= PADDED);
 const MOB_P: usize = 0;
 const MOB_O: usize = MOBILITY_BUCKETS;
 const PARITY: usize = 2 * MOBILITY_BUCKETS;
+const POT_P: usize = PARITY + 2;
+const POT_O: usize = POT_P + POTENTIAL_BUCKETS;
 
 /// The phase of a position with `empties` empty squares when there are `phases` phases
 /// (`phases` in `1..=MAX_PHASES`; `empties` above 60 count as 60).
@@ -112,7 +125,8 @@ pub fn phase_empties(phase: usize, phases: usize) -> (u32, u32) {
 
 /// The compact features of `board`: for each of the [`FEATURE_SLOTS`] slots, the index of its
 /// weight within a phase's compact weights (pattern placements in
-/// [`geometry::INSTANCES`] order, then mover mobility, opponent mobility, parity). The value of
+/// [`geometry::INSTANCES`] order, then mover mobility, opponent mobility, parity, mover and
+/// opponent potential mobility). The value of
 /// the position in phase `ph` is the sum of `weights[ph * FEATURES_PER_PHASE + f]` over them.
 pub fn features(board: &Board) -> [u32; FEATURE_SLOTS] {
     let g = geometry();
@@ -127,6 +141,8 @@ pub fn features(board: &Board) -> [u32; FEATURE_SLOTS] {
     out[INSTANCE_COUNT] = (base + MOB_P + mobility_bucket(moves(p, o))) as u32;
     out[INSTANCE_COUNT + 1] = (base + MOB_O + mobility_bucket(moves(o, p))) as u32;
     out[INSTANCE_COUNT + 2] = (base + PARITY + (board.empty_count() & 1) as usize) as u32;
+    out[INSTANCE_COUNT + 3] = (base + POT_P + potential_bucket(p, o)) as u32;
+    out[INSTANCE_COUNT + 4] = (base + POT_O + potential_bucket(o, p)) as u32;
     out
 }
 
@@ -138,8 +154,18 @@ pub fn feature_slot_base(slot: usize) -> usize {
         None => geometry().compact_offset[INSTANCES[slot].pattern as usize],
         Some(0) => COMPACT_PATTERNS_LEN + MOB_P,
         Some(1) => COMPACT_PATTERNS_LEN + MOB_O,
-        Some(_) => COMPACT_PATTERNS_LEN + PARITY,
+        Some(2) => COMPACT_PATTERNS_LEN + PARITY,
+        Some(3) => COMPACT_PATTERNS_LEN + POT_P,
+        Some(_) => COMPACT_PATTERNS_LEN + POT_O,
     }
+}
+
+/// The potential mobility bucket of `player` against `opponent`: the number of empty squares
+/// next to an opponent disc. The count is at most 60, so the mask changes nothing; it lets the
+/// compiler see that the lookup is in bounds.
+#[inline(always)]
+fn potential_bucket(player: u64, opponent: u64) -> usize {
+    crate::eval::mobility::potential_mobility(player, opponent) as usize & (POTENTIAL_BUCKETS - 1)
 }
 
 #[inline(always)]
@@ -256,7 +282,7 @@ impl PatternEval {
     }
 
     /// The unclamped value of `board` for the side to move, in weight units (1/256 disc): the
-    /// sum of its 49 weights.
+    /// sum of its 51 weights.
     pub fn score_units(&self, board: &Board) -> i32 {
         with_cpu!(CpuPath::current(), C => C::run(|| self.score_units_on::<C>(board)))
     }
@@ -283,6 +309,8 @@ impl PatternEval {
         sum += s[MOB_P + mobility_bucket(C::moves(p, o))] as i32;
         sum += s[MOB_O + mobility_bucket(C::moves(o, p))] as i32;
         sum += s[PARITY + (empties & 1) as usize] as i32;
+        sum += s[POT_P + potential_bucket(p, o)] as i32;
+        sum += s[POT_O + potential_bucket(o, p)] as i32;
         sum
     }
 
@@ -313,7 +341,7 @@ impl Evaluator for PatternEval {
 }
 
 // Keep the count of pattern shapes and the constants above in step.
-const _: () = assert!(PATTERN_COUNT == 11 && FEATURE_SLOTS == 49);
+const _: () = assert!(PATTERN_COUNT == 11 && FEATURE_SLOTS == 51);
 
 #[cfg(test)]
 mod tests {
