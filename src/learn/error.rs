@@ -15,7 +15,12 @@
 //! [`exact_samples`] and [`report_by_empties`] measure the same errors against *exact* scores:
 //! OBF files whose moves carry solved scores (`quality-30.obf`, `hard-20.obf`, or positions
 //! solved with `othello solve`) give the value of each position and of the position after each
-//! scored move, and the errors are reported per number of empty squares.
+//! scored move, and the errors are reported per number of empty squares. A second table there
+//! gives the **sibling error** ([`sibling_error`]): among the children of one position, each
+//! child's error less the mean error of its siblings. A shift that moves every child alike
+//! (a bias of the evaluator at that number of empties) changes no move choice and is not
+//! counted; what remains is the error in how the evaluator *orders* the moves, which is what a
+//! search's choice rests on.
 
 use std::io::Write;
 
@@ -198,7 +203,63 @@ pub fn report_by_empties(
         .map(|&e| (e, e, e.to_string()))
         .chain(std::iter::once((0, 60, "all".to_string())))
         .collect();
-    write_table(evals, samples, &bands, out)
+    write_table(evals, samples, &bands, out)?;
+    let io = |e| LearnError::io(std::path::Path::new("<stdout>"), e);
+    writeln!(
+        out,
+        "\nsibling error: each position's children, their mean error removed (the move order)"
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "{:<24} {:>7} {:>9} {:>11}",
+        "evaluator", "empties", "children", "sibling MAE"
+    )
+    .map_err(io)?;
+    for (name, eval) in evals {
+        for (min, max, label) in &bands {
+            let (count, mae) = sibling_error(eval, samples, *min, *max);
+            if count > 0 {
+                writeln!(out, "{name:<24} {label:>7} {count:>9} {mae:>11.3}").map_err(io)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The sibling error of `eval` on the children in `samples` ([`exact_samples`]' layout: a
+/// group per position, its children the group's samples with the fewest empty squares) whose
+/// empty count is in `min..=max`: the number of children counted (in groups of two or more),
+/// and their mean absolute error in discs after each group's mean error is taken off.
+pub fn sibling_error(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) -> (usize, f64) {
+    let mut groups: std::collections::BTreeMap<u32, Vec<&Sample>> = Default::default();
+    for s in samples {
+        groups.entry(s.group).or_default().push(s);
+    }
+    let (mut count, mut total) = (0usize, 0.0);
+    for members in groups.values() {
+        let fewest = members.iter().map(|s| s.board.empty_count()).min();
+        let errors: Vec<f64> = members
+            .iter()
+            .filter(|s| Some(s.board.empty_count()) == fewest)
+            .filter(|s| (min..=max).contains(&s.board.empty_count()))
+            .map(|s| CentiDiscs::from(eval.evaluate(&s.board)).to_discs() - s.label)
+            .collect();
+        if errors.len() < 2 {
+            continue;
+        }
+        let mean = errors.iter().sum::<f64>() / errors.len() as f64;
+        total += errors.iter().map(|e| (e - mean).abs()).sum::<f64>();
+        count += errors.len();
+    }
+    (
+        count,
+        if count > 0 {
+            total / count as f64
+        } else {
+            f64::NAN
+        },
+    )
 }
 
 #[cfg(test)]
@@ -230,6 +291,32 @@ mod tests {
         let none = band_error(&eval, &samples, 0, 10);
         assert_eq!(none.count, 0);
         assert!(none.mae.is_nan());
+    }
+
+    #[test]
+    fn the_sibling_error_ignores_a_shift_shared_by_siblings() {
+        let eval = EngineEval::Hand(HandEval::new());
+        let parent = Board::start();
+        let children: Vec<Board> = parent.legal_moves().map(|sq| parent.play(sq)).collect();
+        let value = |b: &Board| CentiDiscs::from(eval.evaluate(b)).to_discs();
+        let sample = |board: Board, label: f64| Sample {
+            board,
+            label,
+            group: 0,
+        };
+        // Labels 3 discs below the evaluation for every child: a shared shift, no sibling error;
+        // the parent (more empties) is not one of the children.
+        let mut samples = vec![sample(parent, 40.0)];
+        samples.extend(children.iter().map(|b| sample(*b, value(b) - 3.0)));
+        let (count, mae) = sibling_error(&eval, &samples, 0, 60);
+        assert_eq!(count, 4);
+        assert!(mae.abs() < 1e-9, "{mae}");
+        // One child 4 discs further off: errors 3, 3, 3, 7 around their mean 4.
+        samples[1].label -= 4.0;
+        let (_, mae) = sibling_error(&eval, &samples, 0, 60);
+        assert!((mae - 1.5).abs() < 1e-9, "{mae}");
+        // Out of the band, nothing is counted.
+        assert_eq!(sibling_error(&eval, &samples, 0, 10).0, 0);
     }
 
     #[test]
