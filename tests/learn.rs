@@ -659,6 +659,12 @@ fn a_prior_keeps_the_weights_the_data_does_not_reach_and_corrects_the_rest() {
     };
     let (fresh, _) = train(&labelled(0.0), &from_zero, &mut |_| {}).unwrap();
     assert_ne!(fresh.compact_weights(), &prior_w[..]);
+    assert!(
+        same.meta()
+            .contains("fitted as a correction to prior weights"),
+        "{}",
+        same.meta()
+    );
     // Labels two discs above the prior: the fit follows them, and every weight that no
     // position uses keeps the prior's value.
     let (moved, report) = train(&labelled(2.0), &config, &mut |_| {}).unwrap();
@@ -695,4 +701,33 @@ fn a_prior_keeps_the_weights_the_data_does_not_reach_and_corrects_the_rest() {
     };
     let e = train(&labelled(0.0), &other, &mut |_| {}).unwrap_err();
     assert!(e.to_string().contains("prior has 2 phases"), "{e}");
+}
+
+#[test]
+fn a_description_longer_than_the_file_allows_is_cut_on_a_character_boundary() {
+    let samples: Vec<Sample> = positions_with_moves(200, 30, 4)
+        .into_iter()
+        .enumerate()
+        .map(|(i, board)| Sample {
+            board,
+            label: 1.0,
+            group: i as u32,
+        })
+        .collect();
+    // 3-byte characters: the byte limit falls inside one of them.
+    let limit = othello::eval::pattern::file::MAX_META_LEN;
+    assert_ne!(limit % 3, 0);
+    let config = TrainConfig {
+        phases: 1,
+        iterations: 2,
+        validation: 0.0,
+        threads: 1,
+        description: "€".repeat(limit),
+        ..TrainConfig::default()
+    };
+    let (eval, _) = train(&samples, &config, &mut |_| {}).unwrap();
+    assert_eq!(eval.meta().len(), limit - limit % 3);
+    assert!(eval.meta().chars().all(|c| c == '€'));
+    let back = PatternEval::from_bytes(&eval.to_bytes()).unwrap();
+    assert_eq!(back.meta(), eval.meta());
 }

@@ -103,7 +103,19 @@ pub(super) fn weight_file_meta(config: &TrainConfig, report: &TrainReport) -> St
         mae(report.train_mae, 0),
         mae(report.val_mae, 0)
     ));
-    meta.truncate(crate::eval::pattern::file::MAX_META_LEN);
+    if let Some(prior) = &config.prior {
+        let first = prior.meta().lines().next().unwrap_or("");
+        let first: String = first.chars().take(200).collect();
+        meta.push_str(&format!(
+            "; fitted as a correction to prior weights ({first})"
+        ));
+    }
+    // Cut to the file's limit, on a character boundary.
+    let mut end = meta.len().min(crate::eval::pattern::file::MAX_META_LEN);
+    while !meta.is_char_boundary(end) {
+        end -= 1;
+    }
+    meta.truncate(end);
     meta
 }
 
