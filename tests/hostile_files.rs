@@ -240,6 +240,22 @@ fn row2_a_fifo_weight_file_or_mpc_is_refused_without_blocking() {
         .unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("FIFO"));
+    // `train --prior`: refused before any data is read, and nothing written.
+    let out_bin = dir.join("trained.bin");
+    let r = run(
+        &[
+            "train",
+            dir.join("none.dat").to_str().unwrap(),
+            "--prior",
+            fifo.to_str().unwrap(),
+            "--out",
+            out_bin.to_str().unwrap(),
+        ],
+        "",
+    );
+    refused(&r, &fifo, "FIFO");
+    assert!(r.stderr.contains("--prior"), "{}", r.stderr);
+    assert!(!out_bin.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -253,14 +253,19 @@ fn positions_with_moves(n: usize, max_plies: usize, seed: u64) -> Vec<Board> {
     common::playout_positions(n, seed, max_plies, |b| b.moves() != 0)
 }
 
+/// Compact weights for `phases` phases, each uniform in `-amp..=amp`, from `seed`.
+fn random_weights(phases: usize, amp: u64, seed: u64) -> Vec<i16> {
+    let mut rng = SplitMix64::new(seed);
+    (0..phases * FEATURES_PER_PHASE)
+        .map(|_| (rng.below(2 * amp + 1) as i64 - amp as i64) as i16)
+        .collect()
+}
+
 #[test]
 fn the_trainer_recovers_a_known_evaluator() {
     // A known evaluator with random weights (up to about 2 discs each) in 2 phases.
-    let mut rng = SplitMix64::new(99);
     let phases = 2;
-    let known_w: Vec<i16> = (0..phases * FEATURES_PER_PHASE)
-        .map(|_| rng.below(1025) as i16 - 512)
-        .collect();
+    let known_w = random_weights(phases, 512, 99);
     let known = PatternEval::from_compact(phases, known_w, String::new()).unwrap();
     // Many early positions (at most 14 plies: phase 0, where configurations repeat) and some
     // from whole games (phase 1 is 29 empties and fewer).
@@ -619,11 +624,8 @@ fn debias_removes_the_mean_offset_of_search_labels_from_game_results_per_empties
 #[test]
 fn a_prior_keeps_the_weights_the_data_does_not_reach_and_corrects_the_rest() {
     // A known evaluator with random weights in 2 phases serves as the prior.
-    let mut rng = SplitMix64::new(41);
     let phases = 2;
-    let prior_w: Vec<i16> = (0..phases * FEATURES_PER_PHASE)
-        .map(|_| rng.below(513) as i16 - 256)
-        .collect();
+    let prior_w = random_weights(phases, 256, 41);
     let prior = std::sync::Arc::new(
         PatternEval::from_compact(phases, prior_w.clone(), String::new()).unwrap(),
     );
