@@ -8,6 +8,8 @@
 # Environment:
 #   LABELS ("d12e20")                    label files data/v6/L.dat to train on (space-separated)
 #   TRAIN ("--dedup --prior default --lambda 200")  the trainer's options
+#   CENTRE ("")                          options of `othello centre`, e.g. "--tempo" to balance the
+#                                        value of having the move first (the odd/even swing)
 #   JOBS (2)                             threads for training and calibration
 #   POSITIONS (3000)                     positions the Multi-ProbCut calibration measures
 #   MATCH (0)                            1: also play the candidate against the default weights
@@ -53,7 +55,8 @@ fi
 
 # 3. centre
 if [[ ! -s $DIR/w.bin ]]; then
-  "$BIN" centre "$DIR/raw.bin" --out "$DIR/w.bin" | tee "$DIR/centre.txt"
+  # shellcheck disable=SC2086  # CENTRE is a list of options
+  "$BIN" centre "$DIR/raw.bin" ${CENTRE:-} --out "$DIR/w.bin" | tee "$DIR/centre.txt"
 fi
 
 # 4. model

@@ -522,6 +522,17 @@ pub struct CentreArgs {
     /// Search threads (1, the default, is deterministic; `-j` is an old name of this option).
     #[arg(long, short_alias = 'j', default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
+    /// First balance the value of having the move: measure the signed odd/even swing of
+    /// searches of XOT openings and move both parity weights by minus half of it, so that
+    /// searches of odd and even depth agree (see docs/dev/WEIGHTS.md, "Centring").
+    #[arg(long)]
+    tempo: bool,
+    /// With --tempo: how many XOT openings are searched.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    tempo_positions: u32,
+    /// With --tempo: the depths whose consecutive pairs are measured, FROM-TO.
+    #[arg(long, default_value = "5-14", value_parser = parse_depth_band)]
+    tempo_depths: (u32, u32),
 }
 
 /// A band of search depths `FROM-TO`, 1 ≤ FROM ≤ TO ≤ 40.
@@ -537,15 +548,41 @@ fn parse_depth_band(s: &str) -> Result<(u32, u32), String> {
 
 /// `othello centre`.
 pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
-    use othello::learn::centre::{centre, CentreOptions};
+    use othello::learn::centre::{balance_tempo, centre, CentreOptions, TempoOptions};
     if args.full_from <= args.zero_at {
         return Err(fail(format!(
             "--full-from {} must be above --zero-at {}",
             args.full_from, args.zero_at
         )));
     }
-    let eval = othello::eval::pattern::PatternEval::load(&args.weights)
+    let mut eval = othello::eval::pattern::PatternEval::load(&args.weights)
         .map_err(|e| fail(format!("{}: {e}", args.weights.display())))?;
+    let mut tempo = 0.0;
+    if args.tempo {
+        let options = TempoOptions {
+            positions: args.tempo_positions as usize,
+            depths: args.tempo_depths,
+            full_from: args.full_from,
+            zero_at: args.zero_at,
+            rounds: args.rounds as usize,
+            threads: args.threads,
+            ..TempoOptions::default()
+        };
+        let mut write_error = None;
+        (eval, tempo) = balance_tempo(eval, &options, |r| {
+            if let Err(e) = writeln!(
+                out,
+                "tempo {:+.3} discs: signed odd/even swing {:+.3} ({} XOT openings, depths {}-{})",
+                r.shift, r.swing, options.positions, options.depths.0, options.depths.1
+            ) {
+                write_error.get_or_insert(e);
+            }
+        })
+        .map_err(|e| fail(e.to_string()))?;
+        if let Some(e) = write_error {
+            return Err(e.into());
+        }
+    }
     let options = CentreOptions {
         depths: args.depths,
         full_from: args.full_from,
@@ -576,7 +613,7 @@ pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
     }
     writeln!(
         out,
-        "wrote {} (parity weights shifted by {shift:+.3} discs)",
+        "wrote {} (parity weights shifted by {shift:+.3} discs, tempo {tempo:+.3})",
         args.out.display()
     )?;
     Ok(())

@@ -17,6 +17,15 @@
 //! empties and fades linearly to nothing at `zero_at` empties, below which exact labels anchor
 //! the evaluator. A changed evaluator searches a slightly different tree, so the measurement
 //! and the shift repeat for a few rounds.
+//!
+//! Tempo balancing ([`balance_tempo`]) is the same idea for the side to move instead of a
+//! colour. An evaluator that values having the move by `τ` discs too much makes every search of
+//! even depth `τ` too high for the root's side to move and every search of odd depth `τ` too
+//! low: the odd/even swing. Balancing measures the signed swing — the mean of
+//! `v(d) − v(d−1)`, counted positive at even `d` and negative at odd `d` — over the iterative
+//! deepening of a set of XOT positions, and adds `−swing / 2` discs to both parity weights of
+//! the shifted phases. Every position of a phase moves alike, so a search whose leaves lie in
+//! phases shifted alike chooses the same move.
 
 use std::sync::Arc;
 
@@ -71,17 +80,62 @@ pub struct CentreRound {
     pub level: f64,
 }
 
-/// Collects the heuristic iteration values in a depth band.
+/// What [`balance_tempo`] measures and how it shifts.
+#[derive(Clone, Debug)]
+pub struct TempoOptions {
+    /// How many XOT openings (from the top of the list) are searched.
+    pub positions: usize,
+    /// The band of depths whose consecutive pairs are measured (inclusive).
+    pub depths: (u32, u32),
+    /// The shift is full in phases whose empties are all at least this.
+    pub full_from: u32,
+    /// The shift is nothing in phases whose empties are all at most this.
+    pub zero_at: u32,
+    /// At most this many measure-and-shift rounds.
+    pub rounds: usize,
+    /// Stop once the measured swing is within this many discs of 0.
+    pub tolerance: f64,
+    /// Search threads (1 is deterministic).
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for TempoOptions {
+    fn default() -> Self {
+        TempoOptions {
+            positions: 100,
+            depths: (5, 14),
+            full_from: 36,
+            zero_at: 24,
+            rounds: 4,
+            tolerance: 0.1,
+            threads: 1,
+            hash_mb: 16,
+        }
+    }
+}
+
+/// Collects the heuristic iteration values (depth, discs) in a depth band.
 struct BandValues {
     band: (u32, u32),
-    values: Vec<f64>,
+    values: Vec<(u32, f64)>,
+}
+
+impl BandValues {
+    fn new(band: (u32, u32)) -> BandValues {
+        BandValues {
+            band,
+            values: Vec::new(),
+        }
+    }
 }
 
 impl Observer for BandValues {
     fn on_iteration(&mut self, r: &SearchResult) {
         if let Value::Heuristic(_) = r.value {
             if (self.band.0..=self.band.1).contains(&r.depth) {
-                self.values.push(r.value.discs());
+                self.values.push((r.depth, r.value.discs()));
             }
         }
     }
@@ -92,16 +146,56 @@ impl Observer for BandValues {
 pub fn start_level(eval: &Arc<PatternEval>, options: &CentreOptions) -> f64 {
     let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.hash_mb);
     searcher.set_threads(options.threads.max(1));
-    let mut band = BandValues {
-        band: options.depths,
-        values: Vec::new(),
-    };
+    let mut band = BandValues::new(options.depths);
     let limits = Limits::fixed(Some(options.depths.1), None, None);
     searcher.search(&Board::start(), &limits, &mut band);
     if band.values.is_empty() {
         return 0.0;
     }
-    band.values.iter().sum::<f64>() / band.values.len() as f64
+    band.values.iter().map(|&(_, v)| v).sum::<f64>() / band.values.len() as f64
+}
+
+/// The signed odd/even swing of `values` (one search's iterations, depth and value from the
+/// root's side to move): the sum over consecutive depths `d−1, d` of `v(d) − v(d−1)`, counted
+/// positive at even `d` and negative at odd `d`, and the number of such pairs.
+fn signed_swing(values: &[(u32, f64)]) -> (f64, usize) {
+    let mut sum = 0.0;
+    let mut pairs = 0;
+    for w in values.windows(2) {
+        let ((d0, v0), (d1, v1)) = (w[0], w[1]);
+        if d1 == d0 + 1 {
+            let diff = v1 - v0;
+            sum += if d1 % 2 == 0 { diff } else { -diff };
+            pairs += 1;
+        }
+    }
+    (sum, pairs)
+}
+
+/// The mean signed odd/even swing (discs) of searches of the first `options.positions` XOT
+/// openings over the depth band `options.depths` (see the module header): about twice the
+/// evaluator's excess value for having the move.
+pub fn tempo_swing(eval: &Arc<PatternEval>, options: &TempoOptions) -> f64 {
+    let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.hash_mb);
+    searcher.set_threads(options.threads.max(1));
+    let limits = Limits::fixed(Some(options.depths.1), None, None);
+    let (mut sum, mut pairs) = (0.0, 0);
+    for line in crate::xot::openings().take(options.positions) {
+        let Some(pos) = crate::xot::position_after(line) else {
+            continue;
+        };
+        searcher.clear();
+        let mut band = BandValues::new(options.depths);
+        searcher.search(&pos.board, &limits, &mut band);
+        let (s, n) = signed_swing(&band.values);
+        sum += s;
+        pairs += n;
+    }
+    if pairs == 0 {
+        0.0
+    } else {
+        sum / pairs as f64
+    }
 }
 
 /// The share (0 to 1) of the shift that phase `phase` of `phases` gets: 1 when all its
@@ -128,13 +222,41 @@ pub fn shift_parity(
     full_from: u32,
     zero_at: u32,
 ) -> Result<PatternEval, WeightsError> {
-    shifted(eval, delta, full_from, zero_at, eval.meta().to_string())
+    let by = ParityShift {
+        even: -delta,
+        odd: delta,
+    };
+    shifted(eval, by, full_from, zero_at, eval.meta().to_string())
 }
 
-/// [`shift_parity`] with the description `meta`.
+/// `eval` with `tau` discs (scaled per phase by [`shift_share`]) added to both parity weights:
+/// every position of a phase is worth `tau` more to its side to move. The Multi-ProbCut model
+/// text stays attached.
+pub fn shift_tempo(
+    eval: &PatternEval,
+    tau: f64,
+    full_from: u32,
+    zero_at: u32,
+) -> Result<PatternEval, WeightsError> {
+    let by = ParityShift {
+        even: tau,
+        odd: tau,
+    };
+    shifted(eval, by, full_from, zero_at, eval.meta().to_string())
+}
+
+/// Discs added to the even-empties and the odd-empties parity weight of a fully shifted phase.
+#[derive(Clone, Copy)]
+struct ParityShift {
+    even: f64,
+    odd: f64,
+}
+
+/// The parity weights of `eval` moved by `by` (scaled per phase by [`shift_share`]), with the
+/// description `meta`.
 fn shifted(
     eval: &PatternEval,
-    delta: f64,
+    by: ParityShift,
     full_from: u32,
     zero_at: u32,
     meta: String,
@@ -143,19 +265,75 @@ fn shifted(
     let mut weights = eval.compact_weights().to_vec();
     let parity = COMPACT_PATTERNS_LEN + 2 * MOBILITY_BUCKETS;
     for phase in 0..phases {
-        let units = (delta * shift_share(phase, phases, full_from, zero_at) * WEIGHT_SCALE as f64)
-            .round() as i32;
+        let share = shift_share(phase, phases, full_from, zero_at) * WEIGHT_SCALE as f64;
+        let units = |discs: f64| (discs * share).round() as i32;
         let base = phase * FEATURES_PER_PHASE + parity;
         let nudge =
             |w: i16, by: i32| (w as i32 + by).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        weights[base] = nudge(weights[base], -units);
-        weights[base + 1] = nudge(weights[base + 1], units);
+        weights[base] = nudge(weights[base], units(by.even));
+        weights[base + 1] = nudge(weights[base + 1], units(by.odd));
     }
     let out = PatternEval::from_compact(phases, weights, meta)?;
     Ok(match eval.mpc_model_text() {
         Some(text) => out.with_mpc_model_text(text.to_string()),
         None => out,
     })
+}
+
+/// `meta` with `note` appended, if it fits the file format's limit.
+fn with_note(meta: &str, note: &str) -> String {
+    let mut meta = meta.to_string();
+    if meta.len() + note.len() <= MAX_META_LEN {
+        meta.push_str(note);
+    }
+    meta
+}
+
+/// One measurement of [`balance_tempo`]: the tempo shift in effect and the signed swing
+/// measured with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TempoRound {
+    /// The discs added to both parity weights (0 for the input weights).
+    pub shift: f64,
+    /// The mean signed odd/even swing measured with that shift (discs).
+    pub swing: f64,
+}
+
+/// Balances `eval`'s value for the side to move: measures the signed odd/even swing
+/// ([`tempo_swing`]), adds minus half of it to both parity weights, and measures again, until
+/// the swing is within the tolerance or `options.rounds` shifts are made. `report` sees each
+/// measurement. Returns the balanced evaluator (its description notes the shift) and the
+/// total shift in discs.
+pub fn balance_tempo(
+    eval: PatternEval,
+    options: &TempoOptions,
+    mut report: impl FnMut(&TempoRound),
+) -> Result<(PatternEval, f64), WeightsError> {
+    let (full_from, zero_at) = (options.full_from, options.zero_at);
+    let mut current = Arc::new(eval.clone());
+    let mut shift = 0.0;
+    for round in 0.. {
+        let swing = tempo_swing(&current, options);
+        report(&TempoRound { shift, swing });
+        if swing.abs() <= options.tolerance || round >= options.rounds {
+            break;
+        }
+        shift -= swing / 2.0;
+        current = Arc::new(shift_tempo(&eval, shift, full_from, zero_at)?);
+    }
+    if shift == 0.0 {
+        return Ok((eval, shift));
+    }
+    let note = format!(
+        "\ntempo: both parity weights moved by {shift:+.3} discs (full from {full_from} empties, none at {zero_at}), swing of {} XOT openings at depths {}-{}",
+        options.positions, options.depths.0, options.depths.1
+    );
+    let by = ParityShift {
+        even: shift,
+        odd: shift,
+    };
+    let meta = with_note(eval.meta(), &note);
+    Ok((shifted(&eval, by, full_from, zero_at, meta)?, shift))
 }
 
 /// Centres `eval`: measures the start position's level, shifts the parity weights by it, and
@@ -186,11 +364,12 @@ pub fn centre(
         "\ncentred: parity weights shifted by {shift:+.3} discs (full from {full_from} empties, none at {zero_at}), start position searched at depths {}-{}",
         options.depths.0, options.depths.1
     );
-    let mut meta = eval.meta().to_string();
-    if meta.len() + note.len() <= MAX_META_LEN {
-        meta.push_str(&note);
-    }
-    Ok((shifted(&eval, shift, full_from, zero_at, meta)?, shift))
+    let by = ParityShift {
+        even: -shift,
+        odd: shift,
+    };
+    let meta = with_note(eval.meta(), &note);
+    Ok((shifted(&eval, by, full_from, zero_at, meta)?, shift))
 }
 
 #[cfg(test)]
@@ -293,5 +472,60 @@ mod tests {
             last.level
         );
         assert!(centred.meta().contains("centred"));
+    }
+
+    #[test]
+    fn the_tempo_shift_moves_every_position_alike_by_the_share() {
+        let eval = default_pattern();
+        let tau = -0.75;
+        let shifted = shift_tempo(&eval, tau, 36, 24).unwrap();
+        assert_eq!(shifted.mpc_model_text(), eval.mpc_model_text());
+        let mut moved = 0;
+        for board in line_positions() {
+            let e = board.empty_count();
+            let share = shift_share(eval.phase(e), eval.phases(), 36, 24);
+            let units = (tau * share * WEIGHT_SCALE as f64).round() as i32;
+            let got = shifted.score_units(&board) - eval.score_units(&board);
+            assert_eq!(got, units, "{e} empties");
+            moved += (units != 0) as usize;
+        }
+        assert!(moved > 20, "only {moved} positions moved");
+    }
+
+    #[test]
+    fn the_signed_swing_counts_even_depths_up_and_odd_depths_down() {
+        // Values that alternate 1, 3, 1, 3 from depth 5: every pair says "even depths are 2
+        // higher", so each counts +2; a gap in the depths breaks the pairs.
+        let values = [(5, 1.0), (6, 3.0), (7, 1.0), (8, 3.0), (10, 9.0), (11, 8.0)];
+        assert_eq!(signed_swing(&values), (2.0 + 2.0 + 2.0 + 1.0, 4));
+        assert_eq!(signed_swing(&[(6, 1.0)]), (0.0, 0));
+    }
+
+    #[test]
+    fn balancing_finds_a_tempo_bonus_put_into_the_weights() {
+        let options = TempoOptions {
+            positions: 6,
+            depths: (3, 8),
+            tolerance: 0.02,
+            ..TempoOptions::default()
+        };
+        let eval = (*default_pattern()).clone();
+        let (_, own) = balance_tempo(eval.clone(), &options, |_| {}).unwrap();
+        // Every searched position lies in fully shifted phases (44 empties and more), so a
+        // bonus of 1.5 discs for the side to move must come back as a shift of about -1.5.
+        let bonus = 1.5;
+        let biased = shift_tempo(&eval, bonus, 36, 24).unwrap();
+        let before = tempo_swing(&Arc::new(biased.clone()), &options);
+        assert!(before > 2.0 * bonus - 1.0, "swing {before}");
+        let mut rounds = Vec::new();
+        let (balanced, shift) = balance_tempo(biased, &options, |r| rounds.push(*r)).unwrap();
+        assert!(
+            (shift - (own - bonus)).abs() < 0.1,
+            "{shift} against {own} - {bonus}"
+        );
+        let after = tempo_swing(&Arc::new(balanced.clone()), &options);
+        assert!(after.abs() < before.abs() / 4.0, "{before} -> {after}");
+        assert_eq!(rounds.last().unwrap().swing, after);
+        assert!(balanced.meta().contains("tempo"));
     }
 }
