@@ -4,8 +4,10 @@
 # A labels file (data/v6/NAME.dat, made by `othello label`, resumable) only ever grows at its
 # end. Each session commits what it added as one xz-compressed shard in labels/v6/, so the
 # repository holds every label once (no growing blob per session), and a new machine rebuilds
-# the file byte for byte from the shards and resumes the round. The files: p12e20 (the games'
-# positions) and d12e20 (one deviation of each), both depth 12 and exact from 20 empties.
+# the file byte for byte from the shards and resumes the round. The files: p12e20 (the WTHOR
+# games' positions), d12e20 (one deviation of each) and x12e20 (the positions of engine games
+# from XOT openings, scripts/xot-games.sh), all depth 12 and exact from 20 empties. The XOT games
+# themselves (data/v6/xot/*.ggf, the labeller's input) are kept xz-compressed in labels/v6/xot/.
 #
 #   scripts/labels.sh unpack [NAME]  # labels/v6/NAME.*.xz -> data/v6/NAME.dat (refuses to overwrite a longer file)
 #   scripts/labels.sh pack [NAME]    # the bytes of data/v6/NAME.dat beyond the shards -> a new shard
@@ -82,6 +84,27 @@ unpack | pack | status) ;;
     exit 2
     ;;
 esac
-for name in ${2:-p12e20 d12e20}; do
+# The XOT game files: packed once each (they never change), unpacked when missing.
+games() {
+    mkdir -p "$shards/xot" data/v6/xot
+    local f
+    case "$1" in
+    pack)
+        for f in data/v6/xot/*.ggf; do
+            [ -e "$f" ] || continue
+            [ -e "$shards/xot/$(basename "$f").xz" ] || { xz -9c "$f" > "$shards/xot/$(basename "$f").xz"; echo "$shards/xot/$(basename "$f").xz"; }
+        done
+        ;;
+    unpack)
+        for f in "$shards"/xot/*.ggf.xz; do
+            [ -e "$f" ] || continue
+            [ -e "data/v6/xot/$(basename "$f" .xz)" ] || xz -dc "$f" > "data/v6/xot/$(basename "$f" .xz)"
+        done
+        ;;
+    esac
+}
+
+games "${1:-status}"
+for name in ${2:-p12e20 d12e20 x12e20}; do
     run "$name" "${1:-status}"
 done
