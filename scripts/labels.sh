@@ -5,9 +5,10 @@
 # end. Each session commits what it added as one xz-compressed shard in labels/v6/, so the
 # repository holds every label once (no growing blob per session), and a new machine rebuilds
 # the file byte for byte from the shards and resumes the round. The files: p12e20 (the WTHOR
-# games' positions), d12e20 (one deviation of each) and x12e20 (the positions of engine games
-# from XOT openings, scripts/xot-games.sh), all depth 12 and exact from 20 empties. The XOT games
-# themselves (data/v6/xot/*.ggf, the labeller's input) are kept xz-compressed in labels/v6/xot/.
+# games' positions), d12e20 (one deviation of each) and x12e20-SEED (the positions of the engine
+# games from XOT openings in data/v6/xot/x-SEED.ggf, scripts/xot-games.sh; one label file per
+# game file, since a labels file is tied to its input), all depth 12 and exact from 20 empties.
+# The XOT game files themselves are kept xz-compressed in labels/v6/xot/.
 #
 #   scripts/labels.sh unpack [NAME]  # labels/v6/NAME.*.xz -> data/v6/NAME.dat (refuses to overwrite a longer file)
 #   scripts/labels.sh pack [NAME]    # the bytes of data/v6/NAME.dat beyond the shards -> a new shard
@@ -105,6 +106,16 @@ games() {
 }
 
 games "${1:-status}"
-for name in ${2:-p12e20 d12e20 x12e20}; do
+# Every XOT game file has its label file.
+xot_names() {
+    local f
+    for f in data/v6/xot/x-*.ggf "$shards"/xot/x-*.ggf.xz; do
+        [ -e "$f" ] || continue
+        f=$(basename "$f")
+        f=${f%.xz}
+        echo "x12e20-${f#x-}" | sed 's/\.ggf$//'
+    done | sort -u
+}
+for name in ${2:-p12e20 d12e20 $(xot_names)}; do
     run "$name" "${1:-status}"
 done
