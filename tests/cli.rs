@@ -91,6 +91,24 @@ fn bad_arguments_are_clear_errors_not_panics() {
             "--full-from",
             "20",
         ][..],
+        &[
+            "centre",
+            "weights/pattern-v3.bin",
+            "--out",
+            "/tmp/x.bin",
+            "--tempo",
+            "--tempo-depths",
+            "9-3",
+        ][..],
+        &[
+            "centre",
+            "weights/pattern-v3.bin",
+            "--out",
+            "/tmp/x.bin",
+            "--tempo",
+            "--tempo-positions",
+            "0",
+        ][..],
     ] {
         let o = othello(args);
         assert!(!o.status.success(), "{args:?} should fail");
@@ -296,6 +314,57 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     assert_ne!(values(&hand), values(&default));
     // The American spelling is an alias.
     assert!(othello(&["center", "--help"]).status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn centre_tempo_takes_the_signed_odd_even_swing_out_and_notes_it_in_the_file() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-tempo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("balanced.bin");
+    let out = out.to_str().unwrap();
+    // pattern-v1 has the largest odd/even swing of the shipped files (about 3 discs).
+    let o = othello(&[
+        "centre",
+        "weights/pattern-v1.bin",
+        "--out",
+        out,
+        "--tempo",
+        "--tempo-positions",
+        "8",
+        "--tempo-depths",
+        "3-8",
+        "--depths",
+        "6-9",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let swings: Vec<f64> = text
+        .lines()
+        .filter_map(|l| l.split("signed odd/even swing ").nth(1))
+        .map(|v| v.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(swings.len() >= 2, "{text}");
+    assert!(swings[0].abs() > 0.5, "{text}");
+    assert!(
+        swings.last().unwrap().abs() < swings[0].abs() / 4.0,
+        "{text}"
+    );
+    // The colour centring follows, on the balanced weights.
+    assert!(text.contains("start position"), "{text}");
+    let wrote = text.lines().last().unwrap();
+    let tempo: f64 = wrote
+        .split("tempo ")
+        .nth(1)
+        .and_then(|v| v.trim_end_matches(')').parse().ok())
+        .unwrap_or_else(|| panic!("{wrote}"));
+    // Minus half the first swing, to within what the later rounds added.
+    assert!((tempo + swings[0] / 2.0).abs() < 0.5, "{text}");
+    let meta = std::fs::read(out).unwrap();
+    assert!(
+        String::from_utf8_lossy(&meta).contains("tempo: both parity weights moved by"),
+        "the file's description notes the shift"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
