@@ -317,27 +317,32 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `othello centre weights/pattern-v1.bin --depths 6-9 EXTRA --out DIR/centred.bin` in a fresh
+/// temporary directory named after `tag`, which must succeed: the directory, the output path
+/// and the process output.
+fn centre_v1_in_temp(tag: &str, extra: &[&str]) -> (std::path::PathBuf, String, Output) {
+    let dir = std::env::temp_dir().join(format!("othello-cli-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("centred.bin").to_str().unwrap().to_string();
+    let args = [
+        &["centre", "weights/pattern-v1.bin", "--depths", "6-9"][..],
+        extra,
+        &["--out", &out][..],
+    ]
+    .concat();
+    let o = othello(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (dir, out, o)
+}
+
 #[test]
 fn centre_tempo_takes_the_signed_odd_even_swing_out_and_notes_it_in_the_file() {
-    let dir = std::env::temp_dir().join(format!("othello-cli-tempo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("balanced.bin");
-    let out = out.to_str().unwrap();
     // pattern-v1 has the largest odd/even swing of the shipped files (about 3 discs).
-    let o = othello(&[
-        "centre",
-        "weights/pattern-v1.bin",
-        "--out",
-        out,
-        "--tempo",
-        "--tempo-positions",
-        "8",
-        "--tempo-depths",
-        "3-8",
-        "--depths",
-        "6-9",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (dir, out, o) = centre_v1_in_temp(
+        "tempo",
+        &["--tempo", "--tempo-positions", "8", "--tempo-depths", "3-8"],
+    );
+    let out = out.as_str();
     let text = stdout(&o);
     let swings: Vec<f64> = text
         .lines()
@@ -370,19 +375,8 @@ fn centre_tempo_takes_the_signed_odd_even_swing_out_and_notes_it_in_the_file() {
 
 #[test]
 fn centre_writes_weights_whose_start_searches_average_zero_and_keeps_the_model() {
-    let dir = std::env::temp_dir().join(format!("othello-cli-center-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("centred.bin");
-    let out = out.to_str().unwrap();
-    let o = othello(&[
-        "centre",
-        "weights/pattern-v1.bin",
-        "--out",
-        out,
-        "--depths",
-        "6-9",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (dir, out, o) = centre_v1_in_temp("center", &[]);
+    let out = out.as_str();
     let text = stdout(&o);
     let levels: Vec<f64> = text
         .lines()

@@ -548,7 +548,7 @@ fn parse_depth_band(s: &str) -> Result<(u32, u32), String> {
 
 /// `othello centre`.
 pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
-    use othello::learn::centre::{balance_tempo, centre, CentreOptions, TempoOptions};
+    use othello::learn::centre::{balance_tempo, centre, CentreOptions, ShiftPlan, TempoOptions};
     if args.full_from <= args.zero_at {
         return Err(fail(format!(
             "--full-from {} must be above --zero-at {}",
@@ -557,54 +557,43 @@ pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
     }
     let mut eval = othello::eval::pattern::PatternEval::load(&args.weights)
         .map_err(|e| fail(format!("{}: {e}", args.weights.display())))?;
+    let plan = ShiftPlan {
+        full_from: args.full_from,
+        zero_at: args.zero_at,
+        rounds: args.rounds as usize,
+        threads: args.threads,
+        ..ShiftPlan::default()
+    };
+    let mut lines = Lines::new(out);
     let mut tempo = 0.0;
     if args.tempo {
         let options = TempoOptions {
             positions: args.tempo_positions as usize,
             depths: args.tempo_depths,
-            full_from: args.full_from,
-            zero_at: args.zero_at,
-            rounds: args.rounds as usize,
-            threads: args.threads,
-            ..TempoOptions::default()
+            plan: plan.clone(),
         };
-        let mut write_error = None;
+        let (from, to) = options.depths;
         (eval, tempo) = balance_tempo(eval, &options, |r| {
-            if let Err(e) = writeln!(
-                out,
-                "tempo {:+.3} discs: signed odd/even swing {:+.3} ({} XOT openings, depths {}-{})",
-                r.shift, r.swing, options.positions, options.depths.0, options.depths.1
-            ) {
-                write_error.get_or_insert(e);
-            }
+            lines.line(format_args!(
+                "tempo {:+.3} discs: signed odd/even swing {:+.3} ({} XOT openings, depths {from}-{to})",
+                r.shift, r.swing, options.positions
+            ))
         })
         .map_err(|e| fail(e.to_string()))?;
-        if let Some(e) = write_error {
-            return Err(e.into());
-        }
     }
     let options = CentreOptions {
         depths: args.depths,
-        full_from: args.full_from,
-        zero_at: args.zero_at,
-        rounds: args.rounds as usize,
-        threads: args.threads,
-        ..CentreOptions::default()
+        plan,
     };
-    let mut write_error = None;
+    let (from, to) = options.depths;
     let (centred, shift) = centre(eval, &options, |r| {
-        if let Err(e) = writeln!(
-            out,
-            "shift {:+.3} discs: start position {:+.3} (mean of depths {}-{})",
-            r.shift, r.level, options.depths.0, options.depths.1
-        ) {
-            write_error.get_or_insert(e);
-        }
+        lines.line(format_args!(
+            "shift {:+.3} discs: start position {:+.3} (mean of depths {from}-{to})",
+            r.shift, r.level
+        ))
     })
     .map_err(|e| fail(e.to_string()))?;
-    if let Some(e) = write_error {
-        return Err(e.into());
-    }
+    let out = lines.finish()?;
     centred.save(&args.out).map_err(|e| fail(e.to_string()))?;
     if let Some(text) = centred.mpc_model_text() {
         let model = args.out.with_extension("mpc");
@@ -617,6 +606,35 @@ pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
         args.out.display()
     )?;
     Ok(())
+}
+
+/// Progress lines written from a callback that cannot return an error: the first write error
+/// is kept, later lines are dropped, and [`Lines::finish`] returns it.
+struct Lines<'a, W: Write> {
+    out: &'a mut W,
+    error: Option<std::io::Error>,
+}
+
+impl<'a, W: Write> Lines<'a, W> {
+    fn new(out: &'a mut W) -> Self {
+        Lines { out, error: None }
+    }
+
+    fn line(&mut self, args: std::fmt::Arguments) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{args}") {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The writer back, or the first write error.
+    fn finish(self) -> std::io::Result<&'a mut W> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.out),
+        }
+    }
 }
 
 /// A number from 0 to 1.

@@ -38,18 +38,16 @@ use crate::eval::pattern::{
 use crate::eval::EngineEval;
 use crate::search::{Limits, Observer, SearchResult, Searcher, Value};
 
-/// What [`centre`] measures and how it shifts.
+/// How a measured shift is applied and repeated, for centring and tempo balancing alike.
 #[derive(Clone, Debug)]
-pub struct CentreOptions {
-    /// The band of depths whose iteration values are averaged (inclusive; odd and even).
-    pub depths: (u32, u32),
+pub struct ShiftPlan {
     /// The shift is full in phases whose empties are all at least this.
     pub full_from: u32,
     /// The shift is nothing in phases whose empties are all at most this.
     pub zero_at: u32,
     /// At most this many measure-and-shift rounds.
     pub rounds: usize,
-    /// Stop once the measured level is within this many discs of 0.
+    /// Stop once the measurement is within this many discs of 0.
     pub tolerance: f64,
     /// Search threads (1 is deterministic).
     pub threads: usize,
@@ -57,16 +55,33 @@ pub struct CentreOptions {
     pub hash_mb: usize,
 }
 
-impl Default for CentreOptions {
+impl Default for ShiftPlan {
     fn default() -> Self {
-        CentreOptions {
-            depths: (10, 19),
+        ShiftPlan {
             full_from: 36,
             zero_at: 24,
             rounds: 4,
             tolerance: 0.1,
             threads: 1,
             hash_mb: 64,
+        }
+    }
+}
+
+/// What [`centre`] measures, and its [`ShiftPlan`].
+#[derive(Clone, Debug)]
+pub struct CentreOptions {
+    /// The band of depths whose iteration values are averaged (inclusive; odd and even).
+    pub depths: (u32, u32),
+    /// How the shift is applied and repeated.
+    pub plan: ShiftPlan,
+}
+
+impl Default for CentreOptions {
+    fn default() -> Self {
+        CentreOptions {
+            depths: (10, 19),
+            plan: ShiftPlan::default(),
         }
     }
 }
@@ -80,25 +95,15 @@ pub struct CentreRound {
     pub level: f64,
 }
 
-/// What [`balance_tempo`] measures and how it shifts.
+/// What [`balance_tempo`] measures, and its [`ShiftPlan`].
 #[derive(Clone, Debug)]
 pub struct TempoOptions {
     /// How many XOT openings (from the top of the list) are searched.
     pub positions: usize,
     /// The band of depths whose consecutive pairs are measured (inclusive).
     pub depths: (u32, u32),
-    /// The shift is full in phases whose empties are all at least this.
-    pub full_from: u32,
-    /// The shift is nothing in phases whose empties are all at most this.
-    pub zero_at: u32,
-    /// At most this many measure-and-shift rounds.
-    pub rounds: usize,
-    /// Stop once the measured swing is within this many discs of 0.
-    pub tolerance: f64,
-    /// Search threads (1 is deterministic).
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
+    /// How the shift is applied and repeated.
+    pub plan: ShiftPlan,
 }
 
 impl Default for TempoOptions {
@@ -106,12 +111,7 @@ impl Default for TempoOptions {
         TempoOptions {
             positions: 100,
             depths: (5, 14),
-            full_from: 36,
-            zero_at: 24,
-            rounds: 4,
-            tolerance: 0.1,
-            threads: 1,
-            hash_mb: 16,
+            plan: ShiftPlan::default(),
         }
     }
 }
@@ -144,8 +144,8 @@ impl Observer for BandValues {
 /// The mean value of the start position (Black to move, so Black's view) over the iterations
 /// of a search to `options.depths.1` whose depth lies in the band.
 pub fn start_level(eval: &Arc<PatternEval>, options: &CentreOptions) -> f64 {
-    let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.hash_mb);
-    searcher.set_threads(options.threads.max(1));
+    let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.plan.hash_mb);
+    searcher.set_threads(options.plan.threads.max(1));
     let mut band = BandValues::new(options.depths);
     let limits = Limits::fixed(Some(options.depths.1), None, None);
     searcher.search(&Board::start(), &limits, &mut band);
@@ -176,8 +176,8 @@ fn signed_swing(values: &[(u32, f64)]) -> (f64, usize) {
 /// openings over the depth band `options.depths` (see the module header): about twice the
 /// evaluator's excess value for having the move.
 pub fn tempo_swing(eval: &Arc<PatternEval>, options: &TempoOptions) -> f64 {
-    let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.hash_mb);
-    searcher.set_threads(options.threads.max(1));
+    let mut searcher = Searcher::new(EngineEval::Pattern(eval.clone()), options.plan.hash_mb);
+    searcher.set_threads(options.plan.threads.max(1));
     let limits = Limits::fixed(Some(options.depths.1), None, None);
     let (mut sum, mut pairs) = (0.0, 0);
     for line in crate::xot::openings().take(options.positions) {
@@ -299,45 +299,75 @@ pub struct TempoRound {
     pub swing: f64,
 }
 
+/// The measure-and-shift loop of [`centre`] and [`balance_tempo`]: measures with the shift in
+/// effect (0 first), reports, and stops once the measurement is within the plan's tolerance
+/// or its rounds are spent; otherwise `next` gives the next shift. Returns the last shift.
+fn converge(
+    plan: &ShiftPlan,
+    mut measure_at: impl FnMut(f64) -> Result<f64, WeightsError>,
+    next: impl Fn(f64, f64) -> f64,
+    mut report: impl FnMut(f64, f64),
+) -> Result<f64, WeightsError> {
+    let mut shift = 0.0;
+    for round in 0.. {
+        let measured = measure_at(shift)?;
+        report(shift, measured);
+        if measured.abs() <= plan.tolerance || round >= plan.rounds {
+            break;
+        }
+        shift = next(shift, measured);
+    }
+    Ok(shift)
+}
+
+/// `eval` with its parity weights moved by `by` and `note` added to its description, or `eval`
+/// itself when there is nothing to move.
+fn finish(
+    eval: PatternEval,
+    by: ParityShift,
+    plan: &ShiftPlan,
+    note: &str,
+) -> Result<PatternEval, WeightsError> {
+    if by.even == 0.0 && by.odd == 0.0 {
+        return Ok(eval);
+    }
+    let meta = with_note(eval.meta(), note);
+    shifted(&eval, by, plan.full_from, plan.zero_at, meta)
+}
+
 /// Balances `eval`'s value for the side to move: measures the signed odd/even swing
 /// ([`tempo_swing`]), adds minus half of it to both parity weights, and measures again, until
-/// the swing is within the tolerance or `options.rounds` shifts are made. `report` sees each
-/// measurement. Returns the balanced evaluator (its description notes the shift) and the
+/// the swing is within the tolerance or `options.plan.rounds` shifts are made. `report` sees
+/// each measurement. Returns the balanced evaluator (its description notes the shift) and the
 /// total shift in discs.
 pub fn balance_tempo(
     eval: PatternEval,
     options: &TempoOptions,
     mut report: impl FnMut(&TempoRound),
 ) -> Result<(PatternEval, f64), WeightsError> {
-    let (full_from, zero_at) = (options.full_from, options.zero_at);
-    let mut current = Arc::new(eval.clone());
-    let mut shift = 0.0;
-    for round in 0.. {
-        let swing = tempo_swing(&current, options);
-        report(&TempoRound { shift, swing });
-        if swing.abs() <= options.tolerance || round >= options.rounds {
-            break;
-        }
-        shift -= swing / 2.0;
-        current = Arc::new(shift_tempo(&eval, shift, full_from, zero_at)?);
-    }
-    if shift == 0.0 {
-        return Ok((eval, shift));
-    }
+    let plan = &options.plan;
+    let shift = converge(
+        plan,
+        |tau| {
+            let current = shift_tempo(&eval, tau, plan.full_from, plan.zero_at)?;
+            Ok(tempo_swing(&Arc::new(current), options))
+        },
+        |tau, swing| tau - swing / 2.0,
+        |shift, swing| report(&TempoRound { shift, swing }),
+    )?;
     let note = format!(
-        "\ntempo: both parity weights moved by {shift:+.3} discs (full from {full_from} empties, none at {zero_at}), swing of {} XOT openings at depths {}-{}",
-        options.positions, options.depths.0, options.depths.1
+        "\ntempo: both parity weights moved by {shift:+.3} discs (full from {} empties, none at {}), swing of {} XOT openings at depths {}-{}",
+        plan.full_from, plan.zero_at, options.positions, options.depths.0, options.depths.1
     );
     let by = ParityShift {
         even: shift,
         odd: shift,
     };
-    let meta = with_note(eval.meta(), &note);
-    Ok((shifted(&eval, by, full_from, zero_at, meta)?, shift))
+    Ok((finish(eval, by, plan, &note)?, shift))
 }
 
 /// Centres `eval`: measures the start position's level, shifts the parity weights by it, and
-/// measures again, until the level is within the tolerance or `options.rounds` shifts are
+/// measures again, until the level is within the tolerance or `options.plan.rounds` shifts are
 /// made. `report` sees each measurement. Returns the centred evaluator (its description notes
 /// the shift) and the total shift in discs.
 pub fn centre(
@@ -345,31 +375,25 @@ pub fn centre(
     options: &CentreOptions,
     mut report: impl FnMut(&CentreRound),
 ) -> Result<(PatternEval, f64), WeightsError> {
-    let (full_from, zero_at) = (options.full_from, options.zero_at);
-    let mut current = Arc::new(eval.clone());
-    let mut shift = 0.0;
-    for round in 0.. {
-        let level = start_level(&current, options);
-        report(&CentreRound { shift, level });
-        if level.abs() <= options.tolerance || round >= options.rounds {
-            break;
-        }
-        shift += level;
-        current = Arc::new(shift_parity(&eval, shift, full_from, zero_at)?);
-    }
-    if shift == 0.0 {
-        return Ok((eval, shift));
-    }
+    let plan = &options.plan;
+    let shift = converge(
+        plan,
+        |delta| {
+            let current = shift_parity(&eval, delta, plan.full_from, plan.zero_at)?;
+            Ok(start_level(&Arc::new(current), options))
+        },
+        |delta, level| delta + level,
+        |shift, level| report(&CentreRound { shift, level }),
+    )?;
     let note = format!(
-        "\ncentred: parity weights shifted by {shift:+.3} discs (full from {full_from} empties, none at {zero_at}), start position searched at depths {}-{}",
-        options.depths.0, options.depths.1
+        "\ncentred: parity weights shifted by {shift:+.3} discs (full from {} empties, none at {}), start position searched at depths {}-{}",
+        plan.full_from, plan.zero_at, options.depths.0, options.depths.1
     );
     let by = ParityShift {
         even: -shift,
         odd: shift,
     };
-    let meta = with_note(eval.meta(), &note);
-    Ok((shifted(&eval, by, full_from, zero_at, meta)?, shift))
+    Ok((finish(eval, by, plan, &note)?, shift))
 }
 
 #[cfg(test)]
@@ -449,9 +473,11 @@ mod tests {
     fn centring_brings_the_start_level_within_the_tolerance() {
         let options = CentreOptions {
             depths: (4, 7),
-            tolerance: 0.05,
-            hash_mb: 16,
-            ..CentreOptions::default()
+            plan: ShiftPlan {
+                tolerance: 0.05,
+                hash_mb: 16,
+                ..ShiftPlan::default()
+            },
         };
         let eval = default_pattern();
         let before = start_level(&eval, &options);
@@ -506,8 +532,11 @@ mod tests {
         let options = TempoOptions {
             positions: 6,
             depths: (3, 8),
-            tolerance: 0.02,
-            ..TempoOptions::default()
+            plan: ShiftPlan {
+                tolerance: 0.02,
+                hash_mb: 16,
+                ..ShiftPlan::default()
+            },
         };
         let eval = (*default_pattern()).clone();
         let (_, own) = balance_tempo(eval.clone(), &options, |_| {}).unwrap();
