@@ -140,7 +140,7 @@ pub enum SeriesError {
 
 /// The pair tasks of a match of `pairs` pairs between players 0 and 1.
 pub fn match_tasks(config: &SeriesConfig, pairs: usize) -> Vec<PairTask> {
-    openings(config.openings, pairs, config.seed)
+    openings(&config.openings, pairs, config.seed)
         .into_iter()
         .enumerate()
         .map(|(index, opening)| PairTask {
@@ -156,7 +156,7 @@ pub fn match_tasks(config: &SeriesConfig, pairs: usize) -> Vec<PairTask> {
 /// `pairs` pairs, each opening shared by all pairings (PAIP's `round-robin` plays every
 /// pairing under the same conditions).
 pub fn round_robin_tasks(config: &SeriesConfig, players: usize, pairs: usize) -> Vec<PairTask> {
-    let opens = openings(config.openings, pairs, config.seed);
+    let opens = openings(&config.openings, pairs, config.seed);
     let mut tasks = Vec::new();
     for i in 0..players {
         for j in i + 1..players {

@@ -18,7 +18,8 @@ use super::{fail, with_global_eval, CliError, CliResult};
 /// Options shared by `match` and `tournament`.
 #[derive(Args)]
 pub struct SeriesArgs {
-    /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series) or start.
+    /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series), start, or
+    /// file:PATH (one move string a line, e.g. f5d6c3d3; `#` comments), drawn as xot is.
     #[arg(long)]
     openings: Option<OpeningSource>,
     /// Seed for openings and random players (same seed, same games for deterministic players).
@@ -74,7 +75,7 @@ impl SeriesArgs {
             )));
         }
         Ok(SeriesConfig {
-            openings: self.openings.unwrap_or(default_openings),
+            openings: self.openings.clone().unwrap_or(default_openings),
             seed: self.seed,
             clock,
             depth: self.depth,
