@@ -620,3 +620,64 @@ fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
         );
     }
 }
+
+/// `--openings file:PATH`: every game starts with one of the file's lines, each line is played
+/// once per pass (both colours), and a bad line is refused before any game, naming its line.
+#[test]
+fn a_match_plays_the_openings_of_a_file() {
+    let list = temp_path("openings-list.txt");
+    let ggf = temp_path("openings-list.ggf");
+    let lines = ["f5d6c3d3", "f5f6e6f4e3"];
+    std::fs::write(
+        &list,
+        format!("# two openings\n{}\n\n{}\n", lines[0], lines[1]),
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(&ggf);
+    let openings = format!("file:{}", list.display());
+    othello_stdout(&[
+        "match",
+        "iago:1",
+        "alphabeta:2:weighted",
+        "--pairs",
+        "2",
+        "--openings",
+        &openings,
+        "--ggf",
+        ggf.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let games = read_games(&ggf);
+    assert_eq!(games.len(), 4);
+    let mut starts: Vec<String> = games
+        .iter()
+        .map(|g| {
+            let line = lines
+                .iter()
+                .find(|l| {
+                    let m: String = moves(g).iter().map(|m| m.to_string()).collect();
+                    m.to_ascii_lowercase().starts_with(*l)
+                })
+                .unwrap_or_else(|| panic!("a game not from the list: {:?}", moves(g)));
+            line.to_string()
+        })
+        .collect();
+    starts.sort();
+    assert_eq!(starts, [lines[0], lines[0], lines[1], lines[1]]);
+
+    std::fs::write(&list, "f5d6c3d3\nf5d6c3d3d9\n").unwrap();
+    let _ = std::fs::remove_file(&ggf);
+    let o = std::process::Command::new(BIN)
+        .args(["match", "iago:1", "iago:2", "--openings", &openings])
+        .args(["--ggf", ggf.to_str().unwrap(), "--quiet"])
+        .output()
+        .expect("the othello binary runs");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        stderr.contains("line 2") && stderr.contains("f5d6c3d3d9"),
+        "{stderr}"
+    );
+    assert!(!ggf.exists(), "no game was played");
+    let _ = std::fs::remove_file(&list);
+}
