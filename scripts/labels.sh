@@ -7,7 +7,9 @@
 # the file byte for byte from the shards and resumes the round. The files: p12e20 (the WTHOR
 # games' positions), d12e20 (one deviation of each) and x12e20-SEED (the positions of the engine
 # games from XOT openings in data/v6/xot/x-SEED.ggf, scripts/xot-games.sh; one label file per
-# game file, since a labels file is tied to its input), all depth 12 and exact from 20 empties.
+# game file, since a labels file is tied to its input), all depth 12 and exact from 20 empties;
+# and p8e16 / d8e16, the WTHOR games' positions and deviations again at depth 8, exact from 16
+# empties, oldest games first (session 25: a tenth of the cost of a depth-12 label).
 # The XOT game files themselves are kept xz-compressed in labels/v6/xot/.
 #
 #   scripts/labels.sh unpack [NAME]  # labels/v6/NAME.*.xz -> data/v6/NAME.dat (refuses to overwrite a longer file)
@@ -116,6 +118,6 @@ xot_names() {
         echo "x12e20-${f#x-}" | sed 's/\.ggf$//'
     done | sort -u
 }
-for name in ${2:-p12e20 d12e20 $(xot_names)}; do
+for name in ${2:-p12e20 d12e20 p8e16 d8e16 $(xot_names)}; do
     run "$name" "${1:-status}"
 done
