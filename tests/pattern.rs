@@ -5,12 +5,12 @@
 use othello::eval::pattern::file::{fnv1a64, HEADER_LEN, MAGIC};
 use othello::eval::pattern::geometry::{
     compute_instances, geometry, instance_indices, instance_indices_reference, pext, pext_portable,
-    stabiliser_permutations, INSTANCES, PATTERNS, POW3,
+    stabiliser_permutations, BASE_INSTANCE_COUNT, BASE_PATTERN_COUNT, INSTANCES, PATTERNS, POW3,
 };
 use othello::eval::pattern::{
-    features, phase_of, units_to_centi, PatternEval, WeightsError, COMPACT_PATTERNS_LEN,
-    FEATURES_PER_PHASE, FEATURE_SLOTS, MAX_PHASES, MOBILITY_BUCKETS, POTENTIAL_BUCKETS,
-    SET1_FEATURES_PER_PHASE, WEIGHT_SCALE,
+    features, phase_of, units_to_centi, PatternEval, WeightsError, BASE_COMPACT_PATTERNS_LEN,
+    COMPACT_PATTERNS_LEN, FEATURES_PER_PHASE, FEATURE_SLOTS, MAX_PHASES, MOBILITY_BUCKETS,
+    POTENTIAL_BUCKETS, SET1_FEATURES_PER_PHASE, SET2_FEATURES_PER_PHASE, WEIGHT_SCALE,
 };
 use othello::eval::{Evaluator, MAX_SCORE};
 use othello::Board;
@@ -45,7 +45,15 @@ fn instances_are_the_distinct_symmetric_images_of_each_pattern() {
     let counts: Vec<usize> = (0..PATTERNS.len())
         .map(|p| INSTANCES.iter().filter(|i| i.pattern as usize == p).count())
         .collect();
-    assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+    assert_eq!(counts, [4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4]);
+    // The shapes of pattern sets 1 and 2 come first, then set 3's.
+    assert_eq!(
+        BASE_INSTANCE_COUNT,
+        counts[..BASE_PATTERN_COUNT].iter().sum::<usize>()
+    );
+    assert!(INSTANCES[..BASE_INSTANCE_COUNT]
+        .iter()
+        .all(|i| (i.pattern as usize) < BASE_PATTERN_COUNT));
 }
 
 #[test]
@@ -77,14 +85,23 @@ fn stabilisers_have_the_expected_sizes_and_classes() {
         .map(|p| stabiliser_permutations(p.mask).len())
         .collect();
     // The 2x5 corner has no symmetry; the main diagonal is fixed by four symmetries.
-    assert_eq!(sizes, [2, 2, 1, 2, 2, 2, 4, 2, 2, 2, 2]);
+    assert_eq!(sizes, [2, 2, 1, 2, 2, 2, 4, 2, 2, 2, 2, 2, 2, 2]);
     let g = geometry();
     let classes: Vec<usize> = g.representative.iter().map(Vec::len).collect();
-    // (3^n + 3^ceil(n/2)) / 2 classes for a pattern with a reflection.
+    // (3^n + 3^f) / 2 classes for a pattern with one reflection, where f counts the cycles
+    // of the reflection on its squares: ceil(n/2) for a line, 6 for the triangle (a1 and b2
+    // fixed, four pairs), 5 for the edge block (five pairs), 7 for the cross (four diagonal
+    // squares fixed, three pairs).
     assert_eq!(
         classes,
-        [29646, 10206, 59049, 3321, 3321, 3321, 3321, 1134, 378, 135, 45]
+        [29646, 10206, 59049, 3321, 3321, 3321, 3321, 1134, 378, 135, 45, 29889, 29646, 30618]
     );
+    // The base shapes' classes come first, so a set-2 file is a prefix of each phase.
+    assert_eq!(
+        g.compact_offset[BASE_PATTERN_COUNT],
+        BASE_COMPACT_PATTERNS_LEN
+    );
+    assert_eq!(g.compact_patterns_len, COMPACT_PATTERNS_LEN);
     // A reversed edge shares its weight: a1 alone and h1 alone are one class.
     assert_eq!(g.canon[0][1], g.canon[0][POW3[7] as usize]);
     assert_ne!(g.canon[0][1], g.canon[0][2]);
@@ -243,15 +260,30 @@ fn pattern_set_1_files_load_with_zero_potential_mobility_and_are_written_as_set_
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
-    // Each phase is the file's phase followed by 128 zero weights.
+    // Each phase is the file's pattern classes, zeros for set 3's shapes, the file's scalar
+    // weights, then 128 zero potential-mobility weights.
+    let scalars = per_phase - BASE_COMPACT_PATTERNS_LEN;
     for (ph, phase) in stored.chunks_exact(per_phase).enumerate() {
         let loaded = &v5.compact_weights()[ph * FEATURES_PER_PHASE..(ph + 1) * FEATURES_PER_PHASE];
-        assert_eq!(&loaded[..per_phase], phase, "phase {ph}");
-        assert!(loaded[per_phase..].iter().all(|&w| w == 0), "phase {ph}");
+        let (base, rest) = loaded.split_at(BASE_COMPACT_PATTERNS_LEN);
+        let (set3, tail) = rest.split_at(COMPACT_PATTERNS_LEN - BASE_COMPACT_PATTERNS_LEN);
+        assert_eq!(base, &phase[..BASE_COMPACT_PATTERNS_LEN], "phase {ph}");
+        assert!(set3.iter().all(|&w| w == 0), "phase {ph}");
+        assert_eq!(
+            &tail[..scalars],
+            &phase[BASE_COMPACT_PATTERNS_LEN..],
+            "phase {ph}"
+        );
+        assert!(tail[scalars..].iter().all(|&w| w == 0), "phase {ph}");
     }
+    assert!(!v5.uses_set3_shapes());
     // Written back, it is a set-2 file that loads to the same weights.
     let v2_bytes = v5.to_bytes();
     assert_eq!(u16::from_le_bytes([v2_bytes[10], v2_bytes[11]]), 2);
+    assert_eq!(
+        v2_bytes.len(),
+        HEADER_LEN + v5.meta().len() + 2 * v5.phases() * SET2_FEATURES_PER_PHASE
+    );
     let again = PatternEval::from_bytes(&v2_bytes).unwrap();
     assert_eq!(again.compact_weights(), v5.compact_weights());
     // The potential-mobility weights count: a set-2 evaluator with one of them set moves
@@ -427,4 +459,61 @@ proptest! {
         reseal(&mut h);
         prop_assert!(PatternEval::from_bytes(&h).is_err());
     }
+}
+
+#[test]
+fn weights_with_set_3_shapes_are_read_and_written_as_set_3() {
+    let v5 = othello::eval::engine::default_pattern();
+    // One weight of the triangle (its class of ten empty squares, index 0) in every phase: the
+    // evaluation moves by that weight once for each corner whose triangle is empty, and only
+    // there.
+    let class = geometry().canon[BASE_PATTERN_COUNT][0] as usize;
+    assert_eq!(PATTERNS[BASE_PATTERN_COUNT].name, "triangle");
+    let mut w = v5.compact_weights().to_vec();
+    for ph in 0..v5.phases() {
+        w[ph * FEATURES_PER_PHASE + BASE_COMPACT_PATTERNS_LEN + class] = 100;
+    }
+    let e = PatternEval::from_compact(v5.phases(), w, "v5 and one triangle weight".into()).unwrap();
+    assert!(e.uses_set3_shapes());
+    let mut moved = 0;
+    for b in sample_positions(400, 13) {
+        let triangles = instance_indices(b.player(), b.opponent())
+            .iter()
+            .zip(INSTANCES.iter())
+            .filter(|(&index, inst)| inst.pattern as usize == BASE_PATTERN_COUNT && index == 0)
+            .count() as i32;
+        assert_eq!(
+            e.score_units(&b) - v5.score_units(&b),
+            100 * triangles,
+            "{b:?}"
+        );
+        assert_eq!(e.score_units(&b), e.score_units_reference(&b));
+        moved += (triangles > 0) as usize;
+    }
+    assert!(moved > 0, "no position had an empty triangle");
+    // Written as set 3 and read back the same.
+    let bytes = e.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 3);
+    let per_phase = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+    assert_eq!(per_phase, FEATURES_PER_PHASE);
+    let back = PatternEval::from_bytes(&bytes).unwrap();
+    assert_eq!(back.compact_weights(), e.compact_weights());
+    assert!(back.uses_set3_shapes());
+    // A set-2 header on set-3 weights is refused, and so is the reverse.
+    let mut b = bytes.clone();
+    b[10] = 2;
+    reseal(&mut b);
+    let err = PatternEval::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(err, WeightsError::WrongFeatureCount { set: 2, .. }),
+        "{err}"
+    );
+    let mut b = v5.to_bytes();
+    b[10] = 3;
+    reseal(&mut b);
+    let err = PatternEval::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(err, WeightsError::WrongFeatureCount { set: 3, .. }),
+        "{err}"
+    );
 }

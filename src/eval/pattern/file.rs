@@ -7,22 +7,25 @@
 //! |-------:|-----:|-------|
 //! | 0 | 8 | magic `OthPatEv` ([`MAGIC`]) |
 //! | 8 | 2 | format version, 1 ([`VERSION`]) |
-//! | 10 | 2 | pattern set id, 2 ([`super::PATTERN_SET_ID`]); 1 is read too |
+//! | 10 | 2 | pattern set id: 3 ([`super::PATTERN_SET_ID`]), or 2 when the weights do not use set 3's shapes; 1 is read too |
 //! | 12 | 2 | phase count `P`, 1..=61 |
 //! | 14 | 2 | weight scale: units per disc, 256 ([`super::WEIGHT_SCALE`]) |
-//! | 16 | 4 | weights per phase `D`: 114,071 for pattern set 2 ([`super::FEATURES_PER_PHASE`]), 113,943 for set 1 |
+//! | 16 | 4 | weights per phase `D`: 204,224 for pattern set 3 ([`super::FEATURES_PER_PHASE`]), 114,071 for set 2, 113,943 for set 1 |
 //! | 20 | 4 | metadata length `M`, at most 65,536 ([`MAX_META_LEN`]) |
 //! | 24 | 8 | checksum: 64-bit FNV-1a of every byte of the file except these eight |
 //! | 32 | `M` | metadata: UTF-8 text (how the weights were made) |
 //! | 32+`M` | `2·P·D` | weights, `i16`, phase 0 first; within a phase in compact order |
 //!
-//! The file ends right after the weights. With 15 phases it is 3.4 MB. Compact order is the
-//! weight classes of each pattern in [`super::geometry::PATTERNS`] order (class ids as
-//! [`super::geometry::Geometry`] numbers them: increasing smallest base-3 index), then 32
-//! mover-mobility weights, 32 opponent-mobility weights, and the even- and odd-empties parity
-//! weights, then (pattern set 2) 64 mover and 64 opponent potential-mobility weights. A file of
-//! pattern set 1 (v1 to v5) stops after the parity weights; it loads with the potential-mobility
-//! weights 0, which evaluates exactly as set 1 did, and is written back as set 2.
+//! The file ends right after the weights. With 15 phases it is 6.1 MB (set 3) or 3.4 MB (sets 1
+//! and 2). Compact order is the weight classes of each pattern in
+//! [`super::geometry::PATTERNS`] order (class ids as [`super::geometry::Geometry`] numbers
+//! them: increasing smallest base-3 index), then 32 mover-mobility weights, 32
+//! opponent-mobility weights, and the even- and odd-empties parity weights, then (pattern set 2
+//! on) 64 mover and 64 opponent potential-mobility weights. A file of pattern set 2 has only
+//! the classes of the first 11 shapes; it loads with the weights of set 3's three shapes 0. A
+//! file of pattern set 1 (v1 to v5) also stops after the parity weights; it loads with the
+//! potential-mobility weights 0. Either evaluates exactly as before, and weights that do not
+//! use set 3's shapes are written as set 2, which older engines read.
 //!
 //! Loading checks every field and the checksum and never panics, whatever the bytes.
 
@@ -31,8 +34,8 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::{
-    PatternEval, FEATURES_PER_PHASE, MAX_PHASES, PATTERN_SET_ID, SET1_FEATURES_PER_PHASE,
-    WEIGHT_SCALE,
+    PatternEval, BASE_COMPACT_PATTERNS_LEN, COMPACT_PATTERNS_LEN, FEATURES_PER_PHASE, MAX_PHASES,
+    PATTERN_SET_ID, SET1_FEATURES_PER_PHASE, SET2_FEATURES_PER_PHASE, WEIGHT_SCALE,
 };
 
 /// The first eight bytes of a weight file.
@@ -84,7 +87,9 @@ pub enum WeightsError {
         found: u16,
     },
     /// Weights for another pattern set.
-    #[error("weights are for pattern set {found}; this engine reads pattern sets 1 and {PATTERN_SET_ID}")]
+    #[error(
+        "weights are for pattern set {found}; this engine reads pattern sets 1 to {PATTERN_SET_ID}"
+    )]
     WrongPatternSet {
         /// The pattern set id in the file.
         found: u16,
@@ -199,6 +204,7 @@ impl PatternEval {
         let set = u16_at(bytes, 10);
         let per_phase_of_set = match set {
             1 => SET1_FEATURES_PER_PHASE,
+            2 => SET2_FEATURES_PER_PHASE,
             PATTERN_SET_ID => FEATURES_PER_PHASE,
             _ => return Err(WeightsError::WrongPatternSet { found: set }),
         };
@@ -242,31 +248,58 @@ impl PatternEval {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        // Each phase of a set-1 file gets zero potential-mobility weights after its own.
+        // A phase of a set-1 or set-2 file gets zero weights for set 3's shapes after the base
+        // shapes' classes, and a set-1 phase zero potential-mobility weights after its own.
         let mut weights = Vec::with_capacity(phases * FEATURES_PER_PHASE);
         for phase in stored.chunks_exact(per_phase_of_set) {
-            weights.extend_from_slice(phase);
-            weights.resize(weights.len() + FEATURES_PER_PHASE - per_phase_of_set, 0);
+            if set == PATTERN_SET_ID {
+                weights.extend_from_slice(phase);
+                continue;
+            }
+            let (patterns, scalars) = phase.split_at(BASE_COMPACT_PATTERNS_LEN);
+            let start = weights.len();
+            weights.extend_from_slice(patterns);
+            weights.resize(start + COMPACT_PATTERNS_LEN, 0);
+            weights.extend_from_slice(scalars);
+            weights.resize(start + FEATURES_PER_PHASE, 0);
         }
         PatternEval::from_compact(phases, weights, meta)
     }
 
     /// The weight file's bytes (see the module documentation for the layout).
+    /// Weights that do not use the shapes of pattern set 3 are written as a set-2 file (the
+    /// same evaluation in half the bytes, readable by older engines).
     pub fn to_bytes(&self) -> Vec<u8> {
         let meta = self.meta().as_bytes();
         let weights = self.compact_weights();
-        let mut out = Vec::with_capacity(HEADER_LEN + meta.len() + 2 * weights.len());
+        let (set, per_phase) = if self.uses_set3_shapes() {
+            (PATTERN_SET_ID, FEATURES_PER_PHASE)
+        } else {
+            (2, SET2_FEATURES_PER_PHASE)
+        };
+        let mut out = Vec::with_capacity(HEADER_LEN + meta.len() + 2 * self.phases() * per_phase);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&PATTERN_SET_ID.to_le_bytes());
+        out.extend_from_slice(&set.to_le_bytes());
         out.extend_from_slice(&(self.phases() as u16).to_le_bytes());
         out.extend_from_slice(&(WEIGHT_SCALE as u16).to_le_bytes());
-        out.extend_from_slice(&(FEATURES_PER_PHASE as u32).to_le_bytes());
+        out.extend_from_slice(&(per_phase as u32).to_le_bytes());
         out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
         out.extend_from_slice(&[0; 8]); // checksum, filled in below
         out.extend_from_slice(meta);
-        for w in weights {
-            out.extend_from_slice(&w.to_le_bytes());
+        for phase in weights.chunks_exact(FEATURES_PER_PHASE) {
+            // Set 2 leaves out the classes of set 3's shapes, which are all 0.
+            let kept = if set == PATTERN_SET_ID {
+                [phase, &[][..]]
+            } else {
+                [
+                    &phase[..BASE_COMPACT_PATTERNS_LEN],
+                    &phase[COMPACT_PATTERNS_LEN..],
+                ]
+            };
+            for w in kept.into_iter().flatten() {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
         }
         let sum = fnv1a64(&[&out[..24], &out[32..]]);
         out[24..32].copy_from_slice(&sum.to_le_bytes());

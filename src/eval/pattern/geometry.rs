@@ -18,7 +18,7 @@
 //! order: `index = T[pext(player, mask)] + 2 * T[pext(opponent, mask)]` (digit 0 = empty, 1 =
 //! a disc of the side to move, 2 = an opponent disc). Instances whose symmetry includes a
 //! vertical flip are read on the byte-swapped board, after which the digit orders reduce to
-//! seven distinct tables (14 KiB; the identity order serves every row, column and diagonal).
+//! a few distinct tables (2 KiB each; the identity order serves every row, column and diagonal).
 //! No branch depends on the board. Without BMI2 a portable bit-gathering loop replaces `pext`
 //! ([`pext_portable`], tested against the instruction).
 //!
@@ -33,8 +33,12 @@
 //! of the board permutes the instances of every pattern, and reads each one up to a stabiliser
 //! permutation.
 //!
-//! The pattern set (Logistello's and Edax's choice of shapes, described in Buro's papers on
-//! Logistello; the tables here are computed from first principles) is listed in [`PATTERNS`].
+//! The pattern set is listed in [`PATTERNS`]: first Logistello's and Edax's choice of shapes
+//! (described in Buro's papers on Logistello; pattern sets 1 and 2 of the weight files), then
+//! three 10-square shapes of the corner regions that pattern set 3 adds (a triangle, an edge
+//! with its inner block, and the band around a corner's diagonal, in the manner of the further
+//! shapes of newer engines such as Egaroucid). The tables here are computed from first
+//! principles.
 
 use std::sync::OnceLock;
 
@@ -56,7 +60,9 @@ pub struct PatternDef {
 }
 
 /// Number of pattern shapes.
-pub const PATTERN_COUNT: usize = 11;
+pub const PATTERN_COUNT: usize = 14;
+/// Number of shapes of pattern sets 1 and 2 (the first ones of [`PATTERNS`]).
+pub const BASE_PATTERN_COUNT: usize = 11;
 
 /// `3^k` for `k = 0..=10`.
 pub const POW3: [u32; 11] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683, 59049];
@@ -81,8 +87,11 @@ const O7: usize = O6 + 6561; // after diagonal 8
 const O8: usize = O7 + 2187; // after diagonal 7
 const O9: usize = O8 + 729; // after diagonal 6
 const O10: usize = O9 + 243; // after diagonal 5
+const O11: usize = O10 + 81; // after diagonal 4
+const O12: usize = O11 + 59049; // after triangle
+const O13: usize = O12 + 59049; // after edge block
 /// Size of all pattern tables of one phase, expanded (one entry per base-3 index).
-pub const PATTERN_TABLES_LEN: usize = O10 + 81;
+pub const PATTERN_TABLES_LEN: usize = O13 + 59049;
 
 /// The pattern shapes (base instances in the top-left of the board).
 pub const PATTERNS: [PatternDef; PATTERN_COUNT] = [
@@ -108,6 +117,13 @@ pub const PATTERNS: [PatternDef; PATTERN_COUNT] = [
     def("diag5", 0x0000_0080_4020_1008, O9),
     // e1-h4: 4 instances.
     def("diag4", 0x0000_0000_8040_2010, O10),
+    // Pattern set 3 from here.
+    // a1-d1, a2-c2, a3-b3, a4: 4 instances (one per corner).
+    def("triangle", 0x0000_0000_0103_070F, O11),
+    // a1, c1-f1, h1 and c2-f2: 4 instances (one per edge).
+    def("edgeblock", 0x0000_0000_0000_3CBD, O12),
+    // a1, b2, c3, d4 with b1, c2, d3 and a2, b3, c4: 4 instances (one per corner).
+    def("cross", 0x0000_0000_0C0E_0703, O13),
 ];
 
 /// One placement of a pattern: read `PATTERNS[pattern]`'s base mask on the board transformed
@@ -125,7 +141,9 @@ const fn inst(pattern: u8, transform: u8) -> Instance {
 }
 
 /// Number of pattern instances on the board.
-pub const INSTANCE_COUNT: usize = 46;
+pub const INSTANCE_COUNT: usize = 58;
+/// Number of instances of the shapes of pattern sets 1 and 2 (the first ones of [`INSTANCES`]).
+pub const BASE_INSTANCE_COUNT: usize = 46;
 
 /// Every pattern instance, pattern by pattern (checked against [`compute_instances`] in tests).
 pub const INSTANCES: [Instance; INSTANCE_COUNT] = [
@@ -175,6 +193,18 @@ pub const INSTANCES: [Instance; INSTANCE_COUNT] = [
     inst(10, 1),
     inst(10, 2),
     inst(10, 3),
+    inst(11, 0),
+    inst(11, 1),
+    inst(11, 2),
+    inst(11, 3),
+    inst(12, 0),
+    inst(12, 2),
+    inst(12, 4),
+    inst(12, 5),
+    inst(13, 0),
+    inst(13, 1),
+    inst(13, 2),
+    inst(13, 3),
 ];
 
 pub use crate::bitboard::{pext, pext_portable};
@@ -312,7 +342,7 @@ const fn build_tables() -> [[u16; 1024]; TABLES] {
 
 /// `INSTANCE_B2T[t][bits]`: the base-3 index (digits in base order) of an instance whose
 /// squares, gathered in board order by `pext`, are `bits`; instances with the same digit order
-/// share a table (7 tables, 14 KiB).
+/// share a table ([`TABLES`] tables of 2 KiB).
 static INSTANCE_B2T: [[u16; 1024]; TABLES] = build_tables();
 
 /// The squares of instance `slot` of [`INSTANCES`] on the board (`g⁻¹` of the base mask).
@@ -350,6 +380,15 @@ pub fn instance_index_on<const SLOT: usize, C: Cpu>(player: u64, opponent: u64) 
 /// Calls `$f(slot, pattern, transform)` for every instance, fully unrolled, in [`INSTANCES`]
 /// order (the list is checked against [`INSTANCES`] by a test).
 macro_rules! for_each_instance {
+    ($f:ident) => {
+        $crate::eval::pattern::geometry::for_each_base_instance!($f);
+        $crate::eval::pattern::geometry::for_each_extra_instance!($f);
+    };
+}
+
+/// [`for_each_instance`] for the instances of pattern sets 1 and 2 (slots below
+/// [`BASE_INSTANCE_COUNT`]).
+macro_rules! for_each_base_instance {
     ($f:ident) => {
         $f!(0, 0, 0);
         $f!(1, 0, 2);
@@ -399,7 +438,27 @@ macro_rules! for_each_instance {
         $f!(45, 10, 3);
     };
 }
-pub(crate) use for_each_instance;
+pub(crate) use for_each_base_instance;
+
+/// [`for_each_instance`] for the instances that pattern set 3 adds (slots from
+/// [`BASE_INSTANCE_COUNT`]).
+macro_rules! for_each_extra_instance {
+    ($f:ident) => {
+        $f!(46, 11, 0);
+        $f!(47, 11, 1);
+        $f!(48, 11, 2);
+        $f!(49, 11, 3);
+        $f!(50, 12, 0);
+        $f!(51, 12, 2);
+        $f!(52, 12, 4);
+        $f!(53, 12, 5);
+        $f!(54, 13, 0);
+        $f!(55, 13, 1);
+        $f!(56, 13, 2);
+        $f!(57, 13, 3);
+    };
+}
+pub(crate) use for_each_extra_instance;
 
 /// The base-3 index of every instance, in [`INSTANCES`] order (fast path).
 #[inline(always)]
@@ -568,7 +627,8 @@ mod tests {
     #[test]
     fn instance_tables_are_shared_where_the_digit_order_agrees() {
         // Identity order (rows, columns, diagonals, unmirrored corners) is one table.
-        assert_eq!(TABLES, 7);
+        // Seven for the shapes of pattern sets 1 and 2; set 3's corner shapes add four orders.
+        assert_eq!(TABLES, 11);
         assert_eq!(LAYOUT.table[0], LAYOUT.table[16]); // top edge and second row
         assert_eq!(LAYOUT.table[18], LAYOUT.table[28]); // column b and the a1-h8 diagonal
         assert_eq!(LAYOUT.table[0], LAYOUT.table[1]); // bottom edge: read on the flipped board

@@ -5,7 +5,7 @@
 //! pattern shapes, of a weight looked up by the contents of the pattern's squares, plus terms
 //! for mobility and parity; each game phase has its own weights.
 //!
-//! # Features (pattern set 1)
+//! # Features
 //!
 //! - **Patterns** ([`geometry::PATTERNS`]): the edge plus its two X-squares (10 squares), the
 //!   3×3 corner, the 2×5 corner, the second, third and fourth rows (8 squares), and the
@@ -23,6 +23,12 @@
 //!   and one for the same count seen from the opponent, each 0..=63. Files of pattern set 1
 //!   (v1 to v5) have no such weights; they load with these weights 0, so they evaluate exactly
 //!   as before.
+//! - **Three more corner shapes** (pattern set 3): a 10-square triangle in each corner (a1-d1,
+//!   a2-c2, a3-b3, a4), each edge's corners with its four middle squares and the four squares
+//!   inside them (a1, c1-f1, h1, c2-f2), and the band around each corner's diagonal (a1-d4 with
+//!   the squares beside it): 12 placements more, 58 in all. Files of sets 1 and 2 load with
+//!   these weights 0, and an evaluator whose added weights are all 0 skips their placements
+//!   ([`PatternEval::uses_set3_shapes`]), so it evaluates exactly as before at the same speed.
 //!
 //! # Phases
 //!
@@ -33,19 +39,20 @@
 //!
 //! # Scale
 //!
-//! Weights are `i16` in units of 1/[`WEIGHT_SCALE`] disc (1/256). The sum of the 51 weights of
-//! a position is its value in those units; [`Evaluator::evaluate`] rounds it to centi-discs and
-//! clamps it to `±MAX_SCORE`.
+//! Weights are `i16` in units of 1/[`WEIGHT_SCALE`] disc (1/256). The sum of the 63 weights of
+//! a position (51 without the shapes of pattern set 3) is its value in those units;
+//! [`Evaluator::evaluate`] rounds it to centi-discs and clamps it to `±MAX_SCORE`.
 //!
 //! # Speed
 //!
-//! No allocation, no branch on the board's contents. Each of the 46 placements costs two
-//! `pext` under the placement's own mask, two loads from a small bit-to-index table and one
-//! weight load from the phase's 327 KiB table; mobility costs two move generations. Weights are
-//! expanded at load time from the compact file form (one weight per class) to one entry per
-//! base-3 index, so no class lookup happens at evaluation time. About 700 instructions per call;
-//! the weight loads, which mostly miss L1, dominate. Measured with
-//! `tests/pattern_speed.rs` on the (shared, busy) development machine: 78-100 ns per call,
+//! No allocation, no branch on the board's contents (one on the weights: whether the shapes of
+//! pattern set 3 are read). Each of the 46 placements (58 with set 3) costs two `pext` under
+//! the placement's own mask, two loads from a small bit-to-index table and one weight load
+//! from the phase's table (327 KiB, 673 KiB with set 3); mobility costs two move generations.
+//! Weights are expanded at load time from the compact file form (one weight per class) to one
+//! entry per base-3 index, so no class lookup happens at evaluation time. About 700
+//! instructions per call without set 3; the weight loads, which mostly miss L1, dominate.
+//! Measured with `tests/pattern_speed.rs` on the (shared, busy) development machine: 78-100 ns per call,
 //! against 26 ns for `HandEval` in the same run.
 //!
 //! Incremental index updates are not used: the search calls [`Evaluator::evaluate`] on whole
@@ -63,8 +70,9 @@ use crate::eval::{clamp_score, Evaluator};
 
 pub use file::WeightsError;
 use geometry::{
-    for_each_instance, geometry, instance_index_on, instance_indices, INSTANCES, INSTANCE_COUNT,
-    PATTERNS, PATTERN_COUNT, PATTERN_TABLES_LEN,
+    for_each_base_instance, for_each_extra_instance, geometry, instance_index_on, instance_indices,
+    BASE_INSTANCE_COUNT, BASE_PATTERN_COUNT, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_COUNT,
+    PATTERN_TABLES_LEN,
 };
 
 /// Weight units per disc: a weight of 256 is worth one disc.
@@ -81,24 +89,30 @@ pub const POTENTIAL_BUCKETS: usize = 64;
 /// parity, mover potential mobility, opponent potential mobility.
 pub const SCALAR_LEN: usize = 2 * MOBILITY_BUCKETS + 2 + 2 * POTENTIAL_BUCKETS;
 /// Number of compact pattern weights (weight classes) per phase.
-pub const COMPACT_PATTERNS_LEN: usize = 113_877;
-/// Number of weights per phase in a weight file (pattern set 2).
+pub const COMPACT_PATTERNS_LEN: usize = 204_030;
+/// Number of compact pattern weights per phase of the shapes of pattern sets 1 and 2 (the
+/// first [`geometry::BASE_PATTERN_COUNT`] shapes, whose classes come first).
+pub const BASE_COMPACT_PATTERNS_LEN: usize = 113_877;
+/// Number of weights per phase in a weight file (pattern set 3).
 pub const FEATURES_PER_PHASE: usize = COMPACT_PATTERNS_LEN + SCALAR_LEN;
+/// Number of weights per phase in a file of pattern set 2: the base shapes' classes, then the
+/// scalar weights.
+pub const SET2_FEATURES_PER_PHASE: usize = BASE_COMPACT_PATTERNS_LEN + SCALAR_LEN;
 /// Number of weights per phase in a file of pattern set 1, which has no potential mobility:
 /// each of its phases is the first this many weights of a set-2 phase.
-pub const SET1_FEATURES_PER_PHASE: usize = FEATURES_PER_PHASE - 2 * POTENTIAL_BUCKETS;
+pub const SET1_FEATURES_PER_PHASE: usize = SET2_FEATURES_PER_PHASE - 2 * POTENTIAL_BUCKETS;
 /// Number of features of one position: one per pattern placement, two mobility, one parity,
 /// two potential mobility.
 pub const FEATURE_SLOTS: usize = INSTANCE_COUNT + 5;
 /// The identifier of this pattern set and feature layout, stored in the weight files written.
-pub const PATTERN_SET_ID: u16 = 2;
+pub const PATTERN_SET_ID: u16 = 3;
 
 /// Entries per phase in the expanded (evaluation-time) layout.
 const STRIDE: usize = PATTERN_TABLES_LEN + SCALAR_LEN;
 /// Each phase's expanded block is padded to a power of two, so that masking an index with
 /// `PADDED - 1` proves it in bounds (one `and` instead of a compare and branch per lookup; the
 /// padding is never read for a valid board and costs address space, not cache).
-const PADDED: usize = 1 << 18;
+const PADDED: usize = 1 << 19;
 const _: () = assert!(STRIDE <= PADDED);
 const MOB_P: usize = 0;
 const MOB_O: usize = MOBILITY_BUCKETS;
@@ -181,6 +195,9 @@ pub struct PatternEval {
     compact: Box<[i16]>,
     expanded: Box<[i16]>,
     meta: String,
+    /// Whether any weight of the shapes that pattern set 3 adds is not 0 (if none is, their
+    /// placements are not read).
+    set3_shapes: bool,
     /// The text of the Multi-ProbCut model fitted to these weights, if one came with them.
     mpc_model: Option<String>,
 }
@@ -235,6 +252,11 @@ impl PatternEval {
             }
             e[PATTERN_TABLES_LEN..].copy_from_slice(&c[COMPACT_PATTERNS_LEN..]);
         }
+        let set3_shapes = weights.chunks_exact(FEATURES_PER_PHASE).any(|c| {
+            c[BASE_COMPACT_PATTERNS_LEN..COMPACT_PATTERNS_LEN]
+                .iter()
+                .any(|&w| w != 0)
+        });
         let mut phase_lut = [0u8; 65];
         for (e, slot) in phase_lut.iter_mut().enumerate() {
             *slot = phase_of(e as u32, phases) as u8;
@@ -245,6 +267,7 @@ impl PatternEval {
             compact: weights.into_boxed_slice(),
             expanded: expanded.into_boxed_slice(),
             meta,
+            set3_shapes,
             mpc_model: None,
         })
     }
@@ -276,13 +299,20 @@ impl PatternEval {
         &self.compact
     }
 
+    /// Whether these weights use the shapes that pattern set 3 adds (any of their weights is
+    /// not 0). If not, the evaluation reads only the 46 placements of sets 1 and 2, and a weight
+    /// file written from them is a set-2 file.
+    pub fn uses_set3_shapes(&self) -> bool {
+        self.set3_shapes
+    }
+
     /// The free-text description stored with the weights (training data, settings, errors).
     pub fn meta(&self) -> &str {
         &self.meta
     }
 
     /// The unclamped value of `board` for the side to move, in weight units (1/256 disc): the
-    /// sum of its 51 weights.
+    /// sum of its weights (63 with the shapes of pattern set 3, 51 without).
     pub fn score_units(&self, board: &Board) -> i32 {
         with_cpu!(CpuPath::current(), C => C::run(|| self.score_units_on::<C>(board)))
     }
@@ -304,7 +334,10 @@ impl PatternEval {
                     as i32;
             };
         }
-        for_each_instance!(add);
+        for_each_base_instance!(add);
+        if self.set3_shapes {
+            for_each_extra_instance!(add);
+        }
         let s = &w[PATTERN_TABLES_LEN..];
         sum += s[MOB_P + mobility_bucket(C::moves(p, o))] as i32;
         sum += s[MOB_O + mobility_bucket(C::moves(o, p))] as i32;
@@ -341,7 +374,13 @@ impl Evaluator for PatternEval {
 }
 
 // Keep the count of pattern shapes and the constants above in step.
-const _: () = assert!(PATTERN_COUNT == 11 && FEATURE_SLOTS == 51);
+const _: () = assert!(
+    PATTERN_COUNT == 14
+        && FEATURE_SLOTS == 63
+        && BASE_PATTERN_COUNT == 11
+        && BASE_INSTANCE_COUNT == 46
+        && PATTERNS[BASE_PATTERN_COUNT].offset == PATTERNS[BASE_PATTERN_COUNT - 1].offset + 81
+);
 
 #[cfg(test)]
 mod tests {
