@@ -20,6 +20,9 @@ mod common;
 
 use common::{playout_positions, SplitMix64};
 
+/// pattern-v5, the default before v6: a file of pattern set 1.
+static V5_BYTES: &[u8] = include_bytes!("../weights/pattern-v5.bin");
+
 /// An evaluator whose every weight is uniform in `-amp..=amp`.
 fn random_eval(phases: usize, amp: i16, seed: u64) -> PatternEval {
     let mut rng = SplitMix64::new(seed);
@@ -249,8 +252,8 @@ fn reseal(bytes: &mut [u8]) {
 
 #[test]
 fn pattern_set_1_files_load_with_zero_potential_mobility_and_are_written_as_set_2() {
-    // v5, the embedded weights, is a file of pattern set 1.
-    let v1_bytes = othello::eval::engine::DEFAULT_WEIGHTS;
+    // v5, the default until v6, is a file of pattern set 1.
+    let v1_bytes = V5_BYTES;
     assert_eq!(u16::from_le_bytes([v1_bytes[10], v1_bytes[11]]), 1);
     let per_phase = u32::from_le_bytes(v1_bytes[16..20].try_into().unwrap()) as usize;
     assert_eq!(per_phase, SET1_FEATURES_PER_PHASE);
@@ -463,7 +466,8 @@ proptest! {
 
 #[test]
 fn weights_with_set_3_shapes_are_read_and_written_as_set_3() {
-    let v5 = othello::eval::engine::default_pattern();
+    // v5 has no weights for set 3's shapes.
+    let v5 = PatternEval::from_bytes(V5_BYTES).unwrap();
     // One weight of the triangle (its class of ten empty squares, index 0) in every phase: the
     // evaluation moves by that weight once for each corner whose triangle is empty, and only
     // there.

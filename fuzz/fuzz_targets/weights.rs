@@ -1,12 +1,12 @@
 //! Fuzz target: bytes as a pattern weight file (`PatternEval::from_bytes`, what
 //! `PatternEval::load` parses once the file policy has read the bytes).
 //!
-//! A valid file is 3.4 MB, far past what a fuzzer's inputs reach, and every byte is under a
+//! A valid file is 3.4 to 6.1 MB, far past what a fuzzer's inputs reach, and every byte is under a
 //! checksum, so raw inputs only exercise the first checks. The first byte therefore picks one
 //! of two modes:
 //!
 //! - even: the rest of the input is the file, as it is;
-//! - odd: the shipped weights (`weights/pattern-v5.bin`) with the next 16 input bytes written
+//! - odd: the shipped weights (`weights/pattern-v6.bin`) with the next 16 input bytes written
 //!   over the header fields after the magic (version, pattern set, phases, scale, weights per
 //!   phase, metadata length), the metadata replaced by the rest of the input, and the checksum
 //!   recomputed, so that every field check behind the checksum is reached.
@@ -19,7 +19,7 @@ use libfuzzer_sys::fuzz_target;
 use othello::eval::pattern::file::fnv1a64;
 use othello::eval::pattern::PatternEval;
 
-static SHIPPED: &[u8] = include_bytes!("../../weights/pattern-v5.bin");
+static SHIPPED: &[u8] = include_bytes!("../../weights/pattern-v6.bin");
 
 /// The shipped file with `header` over bytes 8.. of its header, `meta` as its metadata, and a
 /// checksum that matches.

@@ -1,10 +1,11 @@
 //! The engine's evaluator: which evaluation the engine searches with, chosen at run time.
 //!
 //! The default is the learned [`PatternEval`] with the weights embedded in the binary
-//! ([`DEFAULT_WEIGHTS`], `weights/pattern-v5.bin`: trained on depth-8 searches of the WTHOR
-//! tournament games and of unplayed moves from their positions as `docs/dev/WEIGHTS.md` describes,
-//! then centred so that the start position searches to 0; the earlier `weights/pattern-v4.bin`
-//! to `weights/pattern-v1.bin` load with `--eval-file`). A
+//! ([`DEFAULT_WEIGHTS`], `weights/pattern-v6.bin`: pattern set 3, trained on depth-12 searches
+//! of WTHOR and XOT positions and on depth-8 searches of every WTHOR tournament game and of
+//! unplayed moves from their positions, as `docs/dev/WEIGHTS.md` describes, and checked to search
+//! the start position to 0; the earlier `weights/pattern-v5.bin` to `weights/pattern-v1.bin` load
+//! with `--eval-file`). A
 //! weight file can replace them (`--eval-file PATH`, the NBoard extension `set eval PATH`), and
 //! the hand-tuned [`HandEval`] of the first release stays available (`hand`) as a baseline for
 //! matches.
@@ -54,7 +55,7 @@ use super::pattern::{PatternEval, WeightsError};
 use super::{Evaluator, HandEval};
 
 /// The default weight file, embedded at build time.
-pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../weights/pattern-v5.bin");
+pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../weights/pattern-v6.bin");
 
 /// The embedded default weights, decoded once per process.
 ///

@@ -13,7 +13,7 @@
 //! `docs/dev/SEARCH.md`) searches a sample of positions to every depth, fits `a`, `b` and `σ` for
 //! each depth `d` (with its shallow depth [`shallow_depth`]) and each band of empty squares,
 //! and writes a text file that ships next to the evaluator's weights
-//! (`weights/pattern-v5.mpc`, embedded in the binary). It must be rebuilt whenever the
+//! (`weights/pattern-v6.mpc`, embedded in the binary). It must be rebuilt whenever the
 //! evaluator is retrained (centring, a uniform shift, keeps it).
 //!
 //! # File format
@@ -147,7 +147,7 @@ pub enum MpcError {
 }
 
 /// The model shipped with the default evaluator weights.
-pub const DEFAULT_MODEL: &str = include_str!("../../weights/pattern-v5.mpc");
+pub const DEFAULT_MODEL: &str = include_str!("../../weights/pattern-v6.mpc");
 
 impl Default for MpcModel {
     fn default() -> MpcModel {
