@@ -198,7 +198,10 @@ fn the_default_weights_search_the_start_and_the_xot_openings_to_about_zero() {
         })
         .collect();
     let pair = (means[0] + means[1]) / 2.0;
-    assert!(pair.abs() <= 0.6, "XOT mean at depths 13 and 14: {pair:+.2}");
+    assert!(
+        pair.abs() <= 0.6,
+        "XOT mean at depths 13 and 14: {pair:+.2}"
+    );
     for (depth, mean) in [13, 14].into_iter().zip(&means) {
         assert!(mean.abs() <= 1.0, "XOT mean at depth {depth}: {mean:+.2}");
     }
