@@ -250,6 +250,19 @@ fn reseal(bytes: &mut [u8]) {
     bytes[24..32].copy_from_slice(&sum.to_le_bytes());
 }
 
+/// Asserts that `bytes` with its pattern-set field changed to `set` (checksum fixed up) is
+/// refused for having the wrong number of weights for that set.
+fn assert_refused_as_set(bytes: &[u8], set: u16) {
+    let mut b = bytes.to_vec();
+    b[10..12].copy_from_slice(&set.to_le_bytes());
+    reseal(&mut b);
+    let err = PatternEval::from_bytes(&b).unwrap_err();
+    assert!(
+        matches!(err, WeightsError::WrongFeatureCount { set: s, .. } if s == set),
+        "set {set}: {err}"
+    );
+}
+
 #[test]
 fn pattern_set_1_files_load_with_zero_potential_mobility_and_are_written_as_set_2() {
     // v5, the default until v6, is a file of pattern set 1.
@@ -303,14 +316,7 @@ fn pattern_set_1_files_load_with_zero_potential_mobility_and_are_written_as_set_
         assert_eq!(diff, if near == 10 { 256 } else { 0 }, "{b:?}");
     }
     // A set-1 header with a set-2 count of weights is refused.
-    let mut b = v2_bytes.clone();
-    b[10] = 1;
-    reseal(&mut b);
-    let e = PatternEval::from_bytes(&b).unwrap_err();
-    assert!(
-        matches!(e, WeightsError::WrongFeatureCount { set: 1, .. }),
-        "{e}"
-    );
+    assert_refused_as_set(&v2_bytes, 1);
 }
 
 #[test]
@@ -504,20 +510,6 @@ fn weights_with_set_3_shapes_are_read_and_written_as_set_3() {
     assert_eq!(back.compact_weights(), e.compact_weights());
     assert!(back.uses_set3_shapes());
     // A set-2 header on set-3 weights is refused, and so is the reverse.
-    let mut b = bytes.clone();
-    b[10] = 2;
-    reseal(&mut b);
-    let err = PatternEval::from_bytes(&b).unwrap_err();
-    assert!(
-        matches!(err, WeightsError::WrongFeatureCount { set: 2, .. }),
-        "{err}"
-    );
-    let mut b = v5.to_bytes();
-    b[10] = 3;
-    reseal(&mut b);
-    let err = PatternEval::from_bytes(&b).unwrap_err();
-    assert!(
-        matches!(err, WeightsError::WrongFeatureCount { set: 3, .. }),
-        "{err}"
-    );
+    assert_refused_as_set(&bytes, 2);
+    assert_refused_as_set(&v5.to_bytes(), 3);
 }
