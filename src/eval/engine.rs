@@ -50,9 +50,10 @@ use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
 use crate::cpu::Cpu;
+use crate::square::Square;
 
 use super::pattern::{PatternEval, WeightsError};
-use super::{Evaluator, HandEval};
+use super::{Evaluator, HandEval, Siblings};
 
 /// The default weight file, embedded at build time.
 pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../weights/pattern-v6.bin");
@@ -178,6 +179,21 @@ impl Evaluator for EngineEval {
         match self {
             EngineEval::Hand(e) => e.evaluate(board),
             EngineEval::Pattern(e) => e.evaluate_on::<C>(board),
+        }
+    }
+
+    #[inline]
+    fn evaluate_child_on<C: Cpu>(
+        &self,
+        siblings: &mut Siblings,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        match self {
+            EngineEval::Hand(e) => e.evaluate_child_on::<C>(siblings, p, o, sq, flips),
+            EngineEval::Pattern(e) => e.evaluate_child_on::<C>(siblings, p, o, sq, flips),
         }
     }
 

@@ -28,6 +28,7 @@
 
 use crate::board::Board;
 use crate::cpu::Cpu;
+use crate::square::Square;
 
 pub mod classic;
 pub mod edge;
@@ -43,6 +44,7 @@ pub use engine::{EngineEval, EvalChoice};
 pub use hand::HandEval;
 pub use iago::Iago;
 pub use mobility::Mobility;
+pub use pattern::Siblings;
 pub use stability::{stable_discs, stable_discs_both};
 
 /// The largest magnitude an evaluator returns: a 64-0 result, in centi-discs.
@@ -63,6 +65,27 @@ pub trait Evaluator: Send + Sync {
         Self: Sized,
     {
         self.evaluate(board)
+    }
+
+    /// The score of the child of (`p`, `o`) reached by the legal move `sq` flipping `flips`
+    /// (the position (`o ^ flips`, `p ^ flips ^ sq`), opponent to move), as
+    /// [`Evaluator::evaluate_on`] scores it. A node evaluating several of its children passes
+    /// the same `siblings` (new for each node) for all of them, so that an evaluator can reuse
+    /// work across them ([`pattern::siblings`]); the default ignores it.
+    #[inline(always)]
+    fn evaluate_child_on<C: Cpu>(
+        &self,
+        siblings: &mut Siblings,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32
+    where
+        Self: Sized,
+    {
+        let _ = siblings;
+        self.evaluate_on::<C>(&Board::from_bits_unchecked(o ^ flips, p ^ flips ^ sq.bit()))
     }
 
     /// The text of the midgame Multi-ProbCut model fitted to this evaluator, if it has its own

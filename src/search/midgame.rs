@@ -22,7 +22,7 @@ use std::marker::PhantomData;
 use crate::bitboard::{squares, CORNERS};
 use crate::board::{final_score, Board};
 use crate::cpu::{Cpu, Portable};
-use crate::eval::{Evaluator, MAX_SCORE};
+use crate::eval::{Evaluator, Siblings, MAX_SCORE};
 use crate::hash::hash_bits;
 use crate::square::Square;
 
@@ -376,10 +376,11 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
             return -self.pvs(o, p, -beta, -alpha, 1, true);
         }
         let mut best = -INF;
+        let mut siblings = Siblings::new();
         for sq in squares(mv) {
             let f = C::flips(sq, p, o);
             self.nodes += 1;
-            let v = -self.evaluate(o ^ f, p ^ f ^ sq.bit());
+            let v = -self.eval.evaluate_child_on::<C>(&mut siblings, p, o, sq, f);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -405,13 +406,14 @@ impl<'a, E: Evaluator, C: Cpu> Midgame<'a, E, C> {
         list: &mut MoveList,
     ) -> usize {
         let mut count = 0;
+        let mut siblings = Siblings::new();
         for sq in squares(mv) {
             let f = C::flips(sq, p, o);
             let (cp, co) = (o ^ f, p ^ f ^ sq.bit());
             let replies = C::moves(cp, co);
             let mobility = (replies.count_ones() + 2 * (replies & CORNERS).count_ones()) as i32;
             let mut key = if depth >= 3 {
-                -self.evaluate(cp, co) - 40 * mobility
+                -self.eval.evaluate_child_on::<C>(&mut siblings, p, o, sq, f) - 40 * mobility
             } else {
                 -100 * mobility
             };

@@ -345,6 +345,37 @@ const fn build_tables() -> [[u16; 1024]; TABLES] {
 /// share a table ([`TABLES`] tables of 2 KiB).
 static INSTANCE_B2T: [[u16; 1024]; TABLES] = build_tables();
 
+/// Index lanes of [`SQUARE_COEFFICIENTS`]: one per instance, padded to a multiple of 16 so that
+/// a row is a whole number of vector registers.
+pub const INDEX_LANES: usize = 64;
+const _: () = assert!(INSTANCE_COUNT <= INDEX_LANES);
+
+const fn build_square_coefficients() -> [[u16; INDEX_LANES]; 64] {
+    let mut out = [[0u16; INDEX_LANES]; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut j = 0;
+        while j < INSTANCE_COUNT {
+            let x = if LAYOUT.flip[j] { s ^ 56 } else { s };
+            let mask = LAYOUT.mask[j];
+            if mask & (1u64 << x) != 0 {
+                let k = (mask & ((1u64 << x) - 1)).count_ones() as usize;
+                out[s][j] = POW3[LAYOUT.digit[j][k] as usize] as u16;
+            }
+            j += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
+/// `SQUARE_COEFFICIENTS[s][j]`: what a disc of the side to move on square `s` adds to the
+/// base-3 index of instance `j` (`3^k` if `s` is the instance's digit `k`, 0 if the instance
+/// does not read `s`); an opponent disc adds twice as much. An index is linear in its digits,
+/// so the index of every instance is the sum of these rows over the discs, and a move changes
+/// it by the rows of the squares it fills and flips ([`super::siblings`]).
+pub static SQUARE_COEFFICIENTS: [[u16; INDEX_LANES]; 64] = build_square_coefficients();
+
 /// The squares of instance `slot` of [`INSTANCES`] on the board (`g⁻¹` of the base mask).
 pub const fn instance_mask(slot: usize) -> u64 {
     if LAYOUT.flip[slot] {
@@ -633,6 +664,29 @@ mod tests {
         assert_eq!(LAYOUT.table[18], LAYOUT.table[28]); // column b and the a1-h8 diagonal
         assert_eq!(LAYOUT.table[0], LAYOUT.table[1]); // bottom edge: read on the flipped board
         assert_ne!(LAYOUT.table[0], LAYOUT.table[2]); // left edge: a reflection
+    }
+
+    #[test]
+    fn square_coefficients_sum_to_every_index() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for _ in 0..20 {
+            for b in crate::rng::random_playout(crate::board::Board::start(), &mut rng) {
+                let (p, o) = (b.player(), b.opponent());
+                let mut sum = [0u32; INDEX_LANES];
+                for (disc, side) in [(p, 1), (o, 2)] {
+                    for sq in squares(disc) {
+                        for (lane, c) in SQUARE_COEFFICIENTS[sq.index()].iter().enumerate() {
+                            sum[lane] += side * *c as u32;
+                        }
+                    }
+                }
+                assert_eq!(
+                    &sum[..INSTANCE_COUNT],
+                    &instance_indices_reference(p, o)[..]
+                );
+                assert!(sum[INSTANCE_COUNT..].iter().all(|&x| x == 0));
+            }
+        }
     }
 
     #[test]

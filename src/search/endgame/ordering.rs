@@ -16,7 +16,7 @@
 use crate::bitboard::{neighbours, squares, CORNERS};
 use crate::board::{final_score, Board};
 use crate::cpu::Cpu;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, Siblings};
 use crate::hash::hash_bits;
 use crate::search::order::{Candidate, MoveList};
 use crate::square::Square;
@@ -121,6 +121,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
         if n < EVAL_ORDER_MIN {
             return;
         }
+        let mut siblings = Siblings::new();
         for c in list.iter_mut().filter(|c| c.key != TT_KEY) {
             let bit = 1u64 << c.sq;
             let (cp, co) = (o ^ c.flips, p ^ c.flips ^ bit);
@@ -131,7 +132,8 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
             } else if n >= SEARCH_ORDER_MIN {
                 self.shallow(cp, co, C::moves(cp, co)) / EVAL_ORDER_DIVISOR
             } else {
-                self.order_eval(cp, co) / EVAL_ORDER_DIVISOR
+                let sq = Square::from_index_masked(c.sq as u32);
+                self.order_child_eval(&mut siblings, p, o, sq, c.flips) / EVAL_ORDER_DIVISOR
             };
             c.key -= v;
         }
@@ -145,12 +147,28 @@ impl<E: Evaluator, C: Cpu> Solver<'_, E, C> {
             return -self.order_eval(o, p);
         }
         let mut best = i32::MIN;
+        let mut siblings = Siblings::new();
         for sq in squares(mv) {
             let f = C::flips(sq, p, o);
-            let v = -self.order_eval(o ^ f, p ^ f ^ sq.bit());
+            let v = -self.order_child_eval(&mut siblings, p, o, sq, f);
             best = best.max(v);
         }
         best
+    }
+
+    /// [`Self::order_eval`] of the child of (`p`, `o`) reached by `sq` flipping `flips`,
+    /// sharing work with its `siblings` (see [`crate::eval::pattern::siblings`]).
+    #[inline(always)]
+    fn order_child_eval(
+        &self,
+        siblings: &mut Siblings,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        self.order_evals.set(self.order_evals.get() + 1);
+        self.eval.evaluate_child_on::<C>(siblings, p, o, sq, flips)
     }
 
     /// The evaluation of (`p`, `o`) for the side to move, centi-discs, counted as an ordering
