@@ -108,15 +108,21 @@ games() {
 }
 
 games "${1:-status}"
-# Every XOT game file has its label file.
+# Every XOT game file has its label files: x-SEED.ggf (scripts/xot-round.sh) its depth-12
+# labels x12e20-SEED; y-SEED.ggf (scripts/xot-d8-round.sh) its depth-8 positions y8e16-SEED and
+# deviations yd8e16-SEED.
 xot_names() {
     local f
-    for f in data/v6/xot/x-*.ggf "$shards"/xot/x-*.ggf.xz; do
+    for f in data/v6/xot/[xy]-*.ggf "$shards"/xot/[xy]-*.ggf.xz; do
         [ -e "$f" ] || continue
         f=$(basename "$f")
         f=${f%.xz}
-        echo "x12e20-${f#x-}" | sed 's/\.ggf$//'
-    done | sort -u
+        f=${f%.ggf}
+        case "$f" in
+        x-*) echo "x12e20-${f#x-}" ;;
+        y-*) echo "y8e16-${f#y-}" "yd8e16-${f#y-}" ;;
+        esac
+    done | tr ' ' '\n' | sort -u
 }
 for name in ${2:-p12e20 d12e20 p8e16 d8e16 $(xot_names)}; do
     run "$name" "${1:-status}"

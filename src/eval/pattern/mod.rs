@@ -348,7 +348,7 @@ impl PatternEval {
     /// The phase weights of a position with `empties` empty squares.
     #[inline(always)]
     fn phase_weights(&self, empties: u32) -> &[i16; PADDED] {
-        let phase = self.phase_lut[empties as usize & 63] as usize;
+        let phase = self.phase_lut[(empties as usize).min(64)] as usize;
         self.expanded[phase * PADDED..(phase + 1) * PADDED]
             .try_into()
             .expect("phase blocks are PADDED long")
@@ -473,9 +473,15 @@ mod tests {
     fn every_supported_path_gives_the_reference_sum() {
         let mut rng = crate::rng::SplitMix64::new(7);
         let eval = crate::eval::engine::default_pattern();
-        let boards: Vec<Board> = (0..40)
+        let mut boards: Vec<Board> = (0..40)
             .flat_map(|_| crate::rng::random_playout(Board::start(), &mut rng).collect::<Vec<_>>())
             .collect();
+        // Boards no game reaches: empty (64 empties, phase 0), one disc, full of one colour.
+        boards.extend([
+            Board::from_bits_unchecked(0, 0),
+            Board::from_bits_unchecked(1 << 27, 0),
+            Board::from_bits_unchecked(0, u64::MAX),
+        ]);
         for b in boards {
             let want = eval.score_units_reference(&b);
             for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Depth-8 labelling rounds on engine games from XOT openings (issue #32, from session 28): the
+# WTHOR games are used up at depth 8, so more labels come from self-play. For each SEED:
+#
+#   1. the games: scripts/xot-games.sh with two fast untimed players (levels 6 and 7 by
+#      default; a pair of one opening gives two different games) -> data/v6/xot/y-sSEED.ggf;
+#   2. their positions at depth 8, exact from 16 empties -> data/v6/y8e16-sSEED.dat;
+#   3. one deviation of each position (a move the players did not play), the same way
+#      -> data/v6/yd8e16-sSEED.dat.
+#
+# Resumable: a seed whose game file exists skips the games, and `othello label` skips the games
+# already in its labels file. Run it in the background:
+#
+#   nohup nice -n 10 scripts/xot-d8-round.sh data/v6/othello-label 3401 3402 > data/v6/y8.log 2>&1 &
+#
+# Usage: scripts/xot-d8-round.sh BIN SEED...
+#   BIN   the labeller's binary (a copy, e.g. data/v6/othello-label, so that rebuilds do not
+#         change it under a running job)
+# Environment: PAIRS (3000) XOT pairs a seed; PLAYERS ("engine:level=6 engine:level=7").
+# Pause it with `pkill -STOP -f "othello-label"` (and -CONT) during timings and matches; pack
+# what it labelled with `scripts/labels.sh pack`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=$(realpath "${1:?usage: scripts/xot-d8-round.sh BIN SEED...}")
+shift
+[[ $# -gt 0 ]] || { echo "usage: scripts/xot-d8-round.sh BIN SEED..." >&2; exit 2; }
+mkdir -p data/v6/xot
+
+for seed in "$@"; do
+  games=data/v6/xot/y-s$seed.ggf
+  if [[ ! -s $games ]]; then
+    echo "$(date -u +%H:%M:%S) seed $seed: playing the games"
+    SEED=$seed PAIRS=${PAIRS:-3000} PLAYERS=${PLAYERS:-engine:level=6 engine:level=7} \
+      scripts/xot-games.sh "$BIN" "$games"
+  fi
+  echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
+  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y8e16-s$seed.dat" --depth 8 \
+    --exact-empties 16 --parity-mean -j 2)
+  echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
+  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd8e16-s$seed.dat" --depth 8 \
+    --exact-empties 16 --parity-mean --deviations 1 -j 2)
+  echo "$(date -u +%H:%M:%S) seed $seed: done"
+done
