@@ -14,7 +14,8 @@
 //! from 0 to 2). So once the parent's swapped indices `indices(o, p)` are known, each child's 58
 //! indices are a few 64-lane vector additions (one row per changed square) instead of 116 bit
 //! gathers. The first child evaluated computes its indices directly and derives the swapped
-//! parent indices by subtracting its own rows; a node whose first move cuts pays nothing extra.
+//! parent indices by subtracting its own rows, so a node whose first move cuts pays only a few
+//! vector operations more.
 //!
 //! The searches use this wherever a node evaluates its children one after another: the last
 //! ply before the leaves and the evaluation-keyed move ordering ([`crate::search`]).
@@ -28,7 +29,7 @@ use super::geometry::{self, INDEX_LANES, SQUARE_COEFFICIENTS};
 /// The pattern indices of every instance (lanes past [`geometry::INSTANCE_COUNT`] unused).
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-pub struct Indices(pub [u16; INDEX_LANES]);
+pub(crate) struct Indices(pub(crate) [u16; INDEX_LANES]);
 
 impl Indices {
     /// The indices of (`player`, `opponent`) by bit gathers on the code path `C`; with
