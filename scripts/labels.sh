@@ -110,7 +110,7 @@ games() {
 games "${1:-status}"
 # Every XOT game file has its label files: x-SEED.ggf (scripts/xot-round.sh) its depth-12
 # labels x12e20-SEED; y-SEED.ggf (scripts/xot-d8-round.sh) its depth-8 positions y8e16-SEED and
-# deviations yd8e16-SEED.
+# deviations yd8e16-SEED, and those of any other depth that round was run at.
 xot_names() {
     local f
     for f in data/v6/xot/[xy]-*.ggf "$shards"/xot/[xy]-*.ggf.xz; do
@@ -122,8 +122,16 @@ xot_names() {
         x-*) echo "x12e20-${f#x-}" ;;
         y-*) echo "y8e16-${f#y-}" "yd8e16-${f#y-}" ;;
         esac
-    done | tr ' ' '\n' | sort -u
+    done
+    # Self-play labels at other depths (DEPTH=10 EXACT=18 scripts/xot-d8-round.sh makes
+    # y10e18-SEED and yd10e18-SEED): every such working file or shard names its file.
+    for f in data/v6/y*e*-s*.dat "$shards"/y*e*-s*.[0-9][0-9][0-9].xz; do
+        [ -e "$f" ] || continue
+        f=$(basename "$f")
+        f=${f%.dat}
+        echo "${f%.[0-9][0-9][0-9].xz}"
+    done
 }
-for name in ${2:-p12e20 d12e20 p8e16 d8e16 $(xot_names)}; do
+for name in ${2:-p12e20 d12e20 p8e16 d8e16 $(xot_names | tr ' ' '\n' | sort -u)}; do
     run "$name" "${1:-status}"
 done

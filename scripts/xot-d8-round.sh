@@ -16,7 +16,10 @@
 # Usage: scripts/xot-d8-round.sh BIN SEED...
 #   BIN   the labeller's binary (a copy, e.g. data/v6/othello-label, so that rebuilds do not
 #         change it under a running job)
-# Environment: PAIRS (3000) XOT pairs a seed; PLAYERS ("engine:level=6 engine:level=7").
+# Environment: PAIRS (3000) XOT pairs a seed; PLAYERS ("engine:level=6 engine:level=7");
+#   DEPTH (8) and EXACT (16), the labels' search depth and the empties from which they are exact:
+#   other values label the same games into yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED, e.g.
+#   DEPTH=10 EXACT=18 (about 4 to 5 times the cost of depth 8; docs/dev/WEIGHTS.md, session 29).
 # Pause it with `pkill -STOP -f "othello-label"` (and -CONT) during timings and matches; pack
 # what it labelled with `scripts/labels.sh pack`.
 set -euo pipefail
@@ -26,6 +29,9 @@ BIN=$(realpath "${1:?usage: scripts/xot-d8-round.sh BIN SEED...}")
 shift
 [[ $# -gt 0 ]] || { echo "usage: scripts/xot-d8-round.sh BIN SEED..." >&2; exit 2; }
 mkdir -p data/v6/xot
+DEPTH=${DEPTH:-8}
+EXACT=${EXACT:-16}
+tag=${DEPTH}e$EXACT
 
 for seed in "$@"; do
   games=data/v6/xot/y-s$seed.ggf
@@ -35,10 +41,10 @@ for seed in "$@"; do
       scripts/xot-games.sh "$BIN" "$games"
   fi
   echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
-  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y8e16-s$seed.dat" --depth 8 \
-    --exact-empties 16 --parity-mean -j 2)
+  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y$tag-s$seed.dat" --depth "$DEPTH" \
+    --exact-empties "$EXACT" --parity-mean -j 2)
   echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
-  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd8e16-s$seed.dat" --depth 8 \
-    --exact-empties 16 --parity-mean --deviations 1 -j 2)
+  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd$tag-s$seed.dat" --depth "$DEPTH" \
+    --exact-empties "$EXACT" --parity-mean --deviations 1 -j 2)
   echo "$(date -u +%H:%M:%S) seed $seed: done"
 done
