@@ -19,7 +19,7 @@
 # Environment: PAIRS (3000) XOT pairs a seed; PLAYERS ("engine:level=6 engine:level=7");
 #   DEPTH (8) and EXACT (16), the labels' search depth and the empties from which they are exact:
 #   other values label the same games into yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED, e.g.
-#   DEPTH=10 EXACT=18 (about 4 to 5 times the cost of depth 8; docs/dev/WEIGHTS.md, session 29).
+#   DEPTH=10 EXACT=18 (about 3.5 times the cost of depth 8, measured in docs/dev/WEIGHTS.md, session 29).
 # Pause it with `pkill -STOP -f "othello-label"` (and -CONT) during timings and matches; pack
 # what it labelled with `scripts/labels.sh pack`.
 set -euo pipefail
