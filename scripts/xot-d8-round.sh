@@ -20,6 +20,11 @@
 #   DEPTH (8) and EXACT (16), the labels' search depth and the empties from which they are exact:
 #   other values label the same games into yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED, e.g.
 #   DEPTH=10 EXACT=18 (about 3.5 times the cost of depth 8, measured in docs/dev/WEIGHTS.md, session 29).
+#   ABOVE (unset): label only the positions with more empties than this, into files tagged
+#   aABOVE, e.g. DEPTH=12 EXACT=20 ABOVE=22 -> y12e20a22-sSEED and yd12e20a22-sSEED.
+#   KINDS ("positions deviations"): which of the two label files to make. At depth 12 a
+#   deviation costs about five times a game position (each is a new tree, where a game's
+#   positions share the search's table), so KINDS=positions reaches new positions faster.
 # Pause it with `pkill -STOP -f "othello-label"` (and -CONT) during timings and matches; pack
 # what it labelled with `scripts/labels.sh pack`.
 set -euo pipefail
@@ -31,7 +36,8 @@ shift
 mkdir -p data/v6/xot
 DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
-tag=${DEPTH}e$EXACT
+tag=${DEPTH}e$EXACT${ABOVE:+a$ABOVE}
+above=(--above "${ABOVE:-0}")
 
 for seed in "$@"; do
   games=data/v6/xot/y-s$seed.ggf
@@ -40,11 +46,16 @@ for seed in "$@"; do
     SEED=$seed PAIRS=${PAIRS:-3000} PLAYERS=${PLAYERS:-engine:level=6 engine:level=7} \
       scripts/xot-games.sh "$BIN" "$games"
   fi
-  echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
-  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y$tag-s$seed.dat" --depth "$DEPTH" \
-    --exact-empties "$EXACT" --parity-mean -j 2)
-  echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
-  (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd$tag-s$seed.dat" --depth "$DEPTH" \
-    --exact-empties "$EXACT" --parity-mean --deviations 1 -j 2)
+  kinds=" ${KINDS:-positions deviations} "
+  if [[ $kinds == *" positions "* ]]; then
+    echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
+    (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y$tag-s$seed.dat" --depth "$DEPTH" \
+      --exact-empties "$EXACT" "${above[@]}" --parity-mean -j 2)
+  fi
+  if [[ $kinds == *" deviations "* ]]; then
+    echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
+    (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd$tag-s$seed.dat" --depth "$DEPTH" \
+      --exact-empties "$EXACT" "${above[@]}" --parity-mean --deviations 1 -j 2)
+  fi
   echo "$(date -u +%H:%M:%S) seed $seed: done"
 done
