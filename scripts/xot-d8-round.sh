@@ -37,7 +37,6 @@ mkdir -p data/v6/xot
 DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
 tag=${DEPTH}e$EXACT${ABOVE:+a$ABOVE}
-above=(--above "${ABOVE:-0}")
 
 for seed in "$@"; do
   games=data/v6/xot/y-s$seed.ggf
@@ -50,12 +49,12 @@ for seed in "$@"; do
   if [[ $kinds == *" positions "* ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
     (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y$tag-s$seed.dat" --depth "$DEPTH" \
-      --exact-empties "$EXACT" "${above[@]}" --parity-mean -j 2)
+      --exact-empties "$EXACT" --above "${ABOVE:-0}" --parity-mean -j 2)
   fi
   if [[ $kinds == *" deviations "* ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
     (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd$tag-s$seed.dat" --depth "$DEPTH" \
-      --exact-empties "$EXACT" "${above[@]}" --parity-mean --deviations 1 -j 2)
+      --exact-empties "$EXACT" --above "${ABOVE:-0}" --parity-mean --deviations 1 -j 2)
   fi
   echo "$(date -u +%H:%M:%S) seed $seed: done"
 done
