@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use othello::eval::engine::default_pattern;
+use othello::eval::builtin::default_pattern;
 use othello::eval::pattern::MAX_CHILDREN;
 use othello::eval::{Evaluator, HandEval};
 use othello::Board;

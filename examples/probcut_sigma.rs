@@ -17,7 +17,7 @@ use othello::eval::EngineEval;
 use othello::learn::data::read_records;
 use othello::search::midgame::Midgame;
 use othello::search::tt::TranspositionTable;
-use othello::search::{Searcher, Stopper, Value};
+use othello::search::{Context, Searcher, Stopper, Value};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -50,7 +50,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for (r, &x) in sample.iter().zip(&exact) {
                 tt.clear();
                 let mut stopper = Stopper::unlimited();
-                let mut search = Midgame::new(&eval, &tt, &mut stopper, 0);
+                let mut cx = Context::new(&eval, &tt, &mut stopper);
+                let mut search = Midgame::new(&mut cx, 0);
                 let (p, o) = (r.board.player(), r.board.opponent());
                 let v = search.pvs(p, o, -30_000, 30_000, depth, false) as f64 / 100.0;
                 let d = v - x as f64;

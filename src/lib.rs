@@ -66,37 +66,13 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod arena;
-pub mod bitboard;
-pub mod board;
-pub mod book;
-pub mod clock;
-pub mod cpu;
-pub mod discs;
-pub mod elo;
-pub mod engine;
-pub mod eval;
-pub mod files;
-pub mod flip;
-pub mod game;
-pub mod gamedb;
-pub mod hash;
-mod last_flip;
-pub mod learn;
-pub mod movegen;
-pub mod obf;
-pub mod perft;
-pub mod players;
-pub mod progress;
-pub mod protocol;
-pub mod quality;
-pub mod reference;
-pub mod review;
-pub mod rng;
-pub mod search;
-pub mod square;
-mod text;
-pub mod xot;
+pub use othello_core::{
+    bitboard, board, clock, cpu, discs, eval, flip, hash, movegen, obf, perft, progress, reference,
+    rng, search, square, time, xot,
+};
+pub use othello_engine::{book, engine, files, game, protocol, weights};
+pub use othello_tools::{arena, elo, gamedb, players, quality, review};
+pub use othello_train::learn;
 
 pub use board::{Board, Color, Move, Position};
 pub use square::Square;

@@ -1,12 +1,18 @@
-//! Architecture checks: the library's top-level modules form no import cycle, `src/main.rs` stays
-//! thin and no source file grows past the size a reader can hold.
+//! Architecture checks, for what Cargo cannot say: the library's top-level modules form no
+//! import cycle (across the workspace's crates too), the core crate reads no file, starts no
+//! process and no thread outside the parallel search, and depends only on the crates its rules
+//! allow; only the binary prints; `src/main.rs` stays thin and no source file grows past the
+//! size a reader can hold. Which crate may depend on which is the crates' own `Cargo.toml`:
+//! the compiler refuses the rest.
 //!
 //! The module graph is built from the source text: every `crate::<top>` path (in `use` lines,
-//! `crate::{a, b::c}` groups and paths in code) and every `super::` path that climbs out of a
-//! top-level module is an edge from the file's top-level module to `<top>`. Comments and string
-//! literals are skipped, and `super::` is resolved against the file's module path plus the
-//! inline `mod name { .. }` blocks it appears in. The binary (`src/main.rs`, `src/cli/`) is not
-//! part of the library and is left out.
+//! `crate::{a, b::c}` groups and paths in code), every `othello_<crate>::<top>` path, and every
+//! `super::` path that climbs out of a top-level module is an edge from the file's top-level
+//! module to `<top>` (module names are unique across the crates, and each crate imports the
+//! modules of the crates below it at its root). Comments and string literals are skipped, and
+//! `super::` is resolved against the file's module path plus the inline `mod name { .. }`
+//! blocks it appears in. The binary (`src/main.rs`, `src/cli/`) is not part of the library
+//! and is left out.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -243,10 +249,14 @@ fn references(module: &[String], source: &str) -> BTreeSet<String> {
     found
 }
 
-/// The graph of the library: top-level module -> the top-level modules it uses.
-fn library_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+/// The graph of the library: top-level module -> the top-level modules it uses, over the
+/// source folders `srcs` (the crates' `src/`).
+fn library_graph(srcs: &[PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in rust_files(src) {
+    for (src, file) in srcs
+        .iter()
+        .flat_map(|src| rust_files(src).into_iter().map(move |f| (src, f)))
+    {
         let relative = file.strip_prefix(src).unwrap();
         if relative == Path::new("main.rs") || relative.starts_with("cli") {
             continue; // the binary
@@ -256,6 +266,7 @@ fn library_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             continue; // lib.rs declares the modules, it does not use them
         };
         let source = fs::read_to_string(&file).unwrap();
+        let source = crate_paths_as_crate(&source);
         let entry = graph.entry(top.clone()).or_default();
         entry.extend(
             references(&module, &source)
@@ -317,6 +328,39 @@ fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The workspace's library crates, lowest layer first.
+const CRATES: [&str; 4] = ["core", "engine", "tools", "train"];
+
+/// The `src/` folders of the library crates.
+fn crate_srcs() -> Vec<PathBuf> {
+    CRATES
+        .iter()
+        .map(|c| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("crates")
+                .join(c)
+                .join("src")
+        })
+        .collect()
+}
+
+/// Every source folder: the binary's and the crates'.
+fn all_srcs() -> Vec<PathBuf> {
+    let mut all = vec![src_dir()];
+    all.extend(crate_srcs());
+    all
+}
+
+/// `source` with the paths into another workspace crate (`othello_core::board`) written as
+/// paths into this one (`crate::board`): module names are unique across the crates.
+fn crate_paths_as_crate(source: &str) -> String {
+    let mut out = source.to_string();
+    for c in CRATES {
+        out = out.replace(&format!("othello_{c}::"), "crate::");
+    }
+    out
+}
+
 fn line_count(path: &Path) -> usize {
     fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -326,12 +370,14 @@ fn line_count(path: &Path) -> usize {
 
 #[test]
 fn top_level_modules_form_no_cycle() {
-    let graph = library_graph(&src_dir());
+    let graph = library_graph(&crate_srcs());
     // The graph is really read: known edges are there.
     for (from, to) in [
         ("board", "bitboard"),
         ("search", "eval"),
         ("arena", "players"),
+        ("weights", "files"),
+        ("learn", "search"),
     ] {
         assert!(
             graph.get(from).is_some_and(|s| s.contains(to)),
@@ -401,7 +447,7 @@ fn main_is_thin() {
 
 #[test]
 fn no_source_file_is_too_long() {
-    let files = rust_files(&src_dir());
+    let files: Vec<PathBuf> = all_srcs().iter().flat_map(|d| rust_files(d)).collect();
     assert!(files.len() > 20, "too few files found: {files:?}");
     let long: Vec<String> = files
         .iter()
@@ -426,11 +472,14 @@ fn is_binary(relative: &Path) -> bool {
 // file's first `#[cfg(test)]`) may print.
 #[test]
 fn only_the_binary_draws_or_prints() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = src_dir();
     let mut offenders = Vec::new();
-    for path in rust_files(&src) {
-        let relative = path.strip_prefix(&src).unwrap();
-        if is_binary(relative) {
+    for (dir, path) in all_srcs()
+        .into_iter()
+        .flat_map(|d| rust_files(&d).into_iter().map(move |f| (d.clone(), f)))
+    {
+        let relative = path.strip_prefix(&dir).unwrap();
+        if dir == src && is_binary(relative) {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
@@ -459,4 +508,120 @@ fn only_the_binary_draws_or_prints() {
     // The check sees what it looks for: the binary does print.
     let main = code_only(&fs::read_to_string(src.join("main.rs")).unwrap());
     assert!(main.contains("eprintln!"));
+}
+
+/// The code of a library file before its unit tests (the first `#[cfg(test)]`), without
+/// comments and strings.
+fn library_code(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    code_only(text.split("#[cfg(test)]").next().unwrap_or(""))
+}
+
+// The core builds for the browser: it reads no file, opens no socket, starts no process, reads
+// no environment but its two tuning variables, and starts threads only in the parallel search
+// (a one-thread search runs on the caller's thread).
+#[test]
+fn the_core_touches_no_file_process_or_thread() {
+    let core = crate_srcs()[0].clone();
+    let mut offenders = Vec::new();
+    let mut threads_seen = false;
+    for path in rust_files(&core) {
+        let relative = path.strip_prefix(&core).unwrap();
+        let code = library_code(&path);
+        for word in [
+            "std::fs",
+            "fs::",
+            "File::",
+            "std::net",
+            "std::process",
+            "stdin(",
+            "stdout(",
+            "stderr(",
+            "std::env::args",
+        ] {
+            if code.contains(word) {
+                offenders.push(format!("{}: {word}", relative.display()));
+            }
+        }
+        if code.contains("thread::spawn") || code.contains("thread::scope") {
+            if relative == Path::new("search/parallel.rs") {
+                threads_seen = true;
+            } else {
+                offenders.push(format!("{}: starts a thread", relative.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the core crate: {offenders:#?}");
+    assert!(
+        threads_seen,
+        "the parallel search's threads were not found: is the check blind?"
+    );
+}
+
+/// The `[dependencies]` (and target-specific dependencies) of a crate's `Cargo.toml`, by name.
+fn dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut deps = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]"
+                || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
+            continue;
+        }
+        if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap().trim();
+            deps.insert(name.to_string());
+        }
+    }
+    deps
+}
+
+// The layers, as docs/DEVELOPING.md's table gives them: what each crate may depend on.
+#[test]
+fn each_crate_depends_only_on_what_its_layer_allows() {
+    let allowed: [(&str, &[&str]); 4] = [
+        ("core", &["thiserror", "log", "libc", "web-time"]),
+        ("engine", &["othello-core", "thiserror", "log", "libc"]),
+        (
+            "tools",
+            &[
+                "othello-core",
+                "othello-engine",
+                "thiserror",
+                "log",
+                "serde",
+                "serde_json",
+            ],
+        ),
+        (
+            "train",
+            &[
+                "othello-core",
+                "othello-engine",
+                "othello-tools",
+                "thiserror",
+                "log",
+            ],
+        ),
+    ];
+    for (name, allowed) in allowed {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates")
+            .join(name)
+            .join("Cargo.toml");
+        let deps = dependencies(&fs::read_to_string(&path).unwrap());
+        assert!(
+            deps.contains("thiserror"),
+            "{name}: the manifest was not read: {deps:?}"
+        );
+        let extra: Vec<&String> = deps
+            .iter()
+            .filter(|d| !allowed.contains(&d.as_str()))
+            .collect();
+        assert!(
+            extra.is_empty(),
+            "crate {name} depends on {extra:?}, outside its layer"
+        );
+    }
 }

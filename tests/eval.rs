@@ -7,7 +7,7 @@ use othello::eval::iago::{iago_coefficients, iago_score, move_number};
 use othello::eval::stability::{edge_stable_discs, stable_discs};
 use othello::eval::{
     classic, CountDifference, Evaluator, HandEval, Iago, Mobility, ModifiedWeightedSquares,
-    WeightedSquares, MAX_SCORE,
+    Stateless, WeightedSquares, MAX_SCORE,
 };
 use othello::{Board, Square};
 use proptest::prelude::*;
@@ -22,7 +22,7 @@ fn sample_positions(n: usize, seed: u64) -> Vec<Board> {
     (0..n).map(|i| random_position(i % 64, &mut rng)).collect()
 }
 
-fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator>)> {
+fn evaluators() -> Vec<(&'static str, Box<dyn Evaluator<State = Stateless>>)> {
     vec![
         ("count difference", Box::new(CountDifference)),
         ("weighted squares", Box::new(WeightedSquares)),
@@ -228,7 +228,13 @@ fn hand_eval_prefers_corners_and_penalises_x_squares() {
 }
 
 /// Negamax to a fixed depth; game-over positions score the exact result x 100.
-fn negamax(b: &Board, depth: u32, mut alpha: i32, beta: i32, eval: &dyn Evaluator) -> i32 {
+fn negamax(
+    b: &Board,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    eval: &dyn Evaluator<State = Stateless>,
+) -> i32 {
     let moves = b.moves();
     if moves == 0 {
         if b.is_game_over() {
@@ -253,7 +259,12 @@ fn negamax(b: &Board, depth: u32, mut alpha: i32, beta: i32, eval: &dyn Evaluato
 
 /// Plays a game from `start` with `first` to move, both searching `depth` plies. Returns the
 /// final disc difference for `first`.
-fn play_game(start: Board, first: &dyn Evaluator, second: &dyn Evaluator, depth: u32) -> i32 {
+fn play_game(
+    start: Board,
+    first: &dyn Evaluator<State = Stateless>,
+    second: &dyn Evaluator<State = Stateless>,
+    depth: u32,
+) -> i32 {
     let (mut b, mut first_to_move) = (start, true);
     while !b.is_game_over() {
         if b.moves() != 0 {
@@ -280,7 +291,12 @@ fn play_game(start: Board, first: &dyn Evaluator, second: &dyn Evaluator, depth:
 
 /// `(games won, total disc difference)` of `a` against `b` over `n` XOT openings spread over
 /// the list, each played with both colours.
-fn mini_match(a: &dyn Evaluator, b: &dyn Evaluator, depth: u32, n: usize) -> (u32, i32) {
+fn mini_match(
+    a: &dyn Evaluator<State = Stateless>,
+    b: &dyn Evaluator<State = Stateless>,
+    depth: u32,
+    n: usize,
+) -> (u32, i32) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xot-large.txt");
     let text = std::fs::read_to_string(path).expect("the XOT list");
     let lines: Vec<&str> = text.lines().collect();

@@ -18,6 +18,7 @@ use othello::learn::selfplay::{play_game, run_selfplay, SelfplayConfig};
 use othello::learn::train::{is_validation, phase_errors, train, Sample, TrainConfig};
 use othello::progress::Reporter;
 use othello::search::{Searcher, Value};
+use othello::weights::PatternFile;
 use othello::Board;
 use proptest::prelude::*;
 

@@ -7,7 +7,7 @@ use othello::learn::calibrate::sample_position;
 use othello::search::midgame::{Midgame, INF};
 use othello::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
 use othello::search::tt::TranspositionTable;
-use othello::search::{Selectivity, Stopper};
+use othello::search::{Context, Selectivity, Stopper};
 
 /// Positions from the calibration sampler (20 to 40 empties).
 fn positions(eval: &EngineEval, n: usize) -> Vec<Board> {
@@ -28,10 +28,11 @@ fn search(
 ) -> (i32, u64) {
     let tt = TranspositionTable::new(4);
     let mut stopper = Stopper::unlimited();
-    let mut s = Midgame::new(eval, &tt, &mut stopper, 0);
+    let mut cx = Context::new(eval, &tt, &mut stopper);
+    let mut s = Midgame::new(&mut cx, 0);
     s.set_selectivity(model, selectivity);
     let v = s.pvs(b.player(), b.opponent(), -INF, INF, depth, false);
-    (v, s.nodes)
+    (v, s.nodes())
 }
 
 #[test]
@@ -100,7 +101,7 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
     let dir = std::env::temp_dir().join(format!("othello-mpc-beside-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let weights = dir.join("w.bin");
-    std::fs::write(&weights, othello::eval::engine::DEFAULT_WEIGHTS).unwrap();
+    std::fs::write(&weights, othello::eval::builtin::DEFAULT_WEIGHTS).unwrap();
     let board = positions(&EngineEval::default(), 1)[0];
     let limits = Limits {
         depth: Some(9),
@@ -113,13 +114,13 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
     };
     let selective = Some(Selectivity::LEVELS[0]);
     // Without a model file the embedded model prunes.
-    let alone = EngineEval::from_file(&weights).unwrap();
+    let alone = othello::weights::engine_eval_from_file(&weights).unwrap();
     let embedded = nodes(alone, selective);
     let full = nodes(EngineEval::default(), None);
     assert!(embedded < full, "{embedded} < {full}");
     // A model with no cuts beside the weights: the search is full width.
     std::fs::write(dir.join("w.mpc"), "mpc 1\n").unwrap();
-    let with_empty_model = EngineEval::from_file(&weights).unwrap();
+    let with_empty_model = othello::weights::engine_eval_from_file(&weights).unwrap();
     assert_eq!(
         nodes(with_empty_model, selective),
         full,
@@ -135,13 +136,13 @@ fn the_previous_weights_still_load_with_their_own_model() {
     let default = EngineEval::default();
     assert_eq!(
         std::fs::read(dir.join("pattern-v6.bin")).unwrap(),
-        othello::eval::engine::DEFAULT_WEIGHTS
+        othello::eval::builtin::DEFAULT_WEIGHTS
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("pattern-v6.mpc")).unwrap(),
         othello::search::mpc::DEFAULT_MODEL
     );
-    assert!(othello::eval::engine::default_pattern().uses_set3_shapes());
+    assert!(othello::eval::builtin::default_pattern().uses_set3_shapes());
     let boards = positions(&default, 20);
     // Each earlier evaluator loads from its file with its own model, and differs. (v4 is v3
     // centred, and v5 searches with v3's model too: see docs/dev/WEIGHTS.md.)
@@ -152,7 +153,8 @@ fn the_previous_weights_still_load_with_their_own_model() {
         "pattern-v4",
         "pattern-v5",
     ] {
-        let earlier = EngineEval::from_file(dir.join(format!("{name}.bin"))).unwrap();
+        let earlier =
+            othello::weights::engine_eval_from_file(dir.join(format!("{name}.bin"))).unwrap();
         let model = std::fs::read_to_string(dir.join(format!("{name}.mpc"))).unwrap();
         assert_eq!(earlier.mpc_model_text(), Some(model.as_str()), "{name}");
         assert_ne!(model, othello::search::mpc::DEFAULT_MODEL, "{name}");
@@ -171,7 +173,7 @@ fn the_default_weights_search_the_start_and_the_xot_openings_to_about_zero() {
     use othello::search::{Limits, Searcher};
     // The start position is a draw: the default weights are centred on it (depths 10-19).
     let level = start_level(
-        &othello::eval::engine::default_pattern(),
+        &othello::eval::builtin::default_pattern(),
         &CentreOptions::default(),
     );
     assert!(level.abs() <= 0.25, "start position: {level:+.2}");

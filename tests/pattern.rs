@@ -13,6 +13,7 @@ use othello::eval::pattern::{
     POTENTIAL_BUCKETS, SET1_FEATURES_PER_PHASE, SET2_FEATURES_PER_PHASE, WEIGHT_SCALE,
 };
 use othello::eval::{Evaluator, MAX_SCORE};
+use othello::weights::PatternFile;
 use othello::Board;
 use proptest::prelude::*;
 

@@ -249,7 +249,7 @@ fn session_after_go(args: &[&str]) -> (Duration, String) {
     let log = std::env::temp_dir().join(format!("othello-ponder-{}.log", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
         .args(args)
-        .env("RUST_LOG", "othello::protocol=debug")
+        .env("RUST_LOG", "othello_engine::protocol=debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log).unwrap())

@@ -8,9 +8,10 @@ use clap::Args;
 use othello::arena::{self, Opening, OpeningSource, SeriesConfig, Sprt};
 use othello::board::Position;
 use othello::clock::{TimeControl, MATCH_GRACE_SECS};
-use othello::eval::{EngineEval, EvalChoice};
+use othello::eval::EngineEval;
 use othello::players::PlayerSpec;
 use othello::review::audit::{AuditOptions, AuditPoints};
+use othello::weights::EvalChoice;
 
 use super::play::{self, PlayOptions};
 use super::{fail, with_global_eval, CliError, CliResult};

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use clap::Args;
 use othello::board::Position;
 use othello::discs::fraction_to_discs;
-use othello::eval::{EngineEval, EvalChoice};
+use othello::eval::EngineEval;
 use othello::gamedb::export::EmptiesRange;
 use othello::learn::selfplay::default_threads;
 use othello::search::tt::{MAX_SHARED_HASH_MB, SHARED_HASH_MB};
 use othello::search::SelectivitySetting;
+use othello::weights::{EvalChoice, PatternFile};
 
 use super::engine::parse_threads;
 use super::games::GamesInput;
@@ -662,7 +663,7 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
         debias: args.debias,
         prior: match &args.prior {
             Some(path) if path.as_os_str() == "default" => {
-                Some(othello::eval::engine::default_pattern())
+                Some(othello::eval::builtin::default_pattern())
             }
             Some(path) => Some(std::sync::Arc::new(
                 othello::eval::pattern::PatternEval::load(path)

@@ -31,8 +31,9 @@ use std::fmt;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use othello::eval::{EngineEval, EvalChoice, Evaluator};
+use othello::eval::{EngineEval, Evaluator};
 use othello::players::PlayerSpec;
+use othello::weights::EvalChoice;
 
 /// How a subcommand failed.
 #[derive(Debug)]

@@ -1,0 +1,152 @@
+//! The engine's evaluator: which evaluation the engine searches with, chosen at run time.
+//!
+//! The default is the learned [`PatternEval`] with the weights embedded in the binary
+//! ([`DEFAULT_WEIGHTS`], `weights/pattern-v6.bin`: pattern set 3, trained on depth-12 searches
+//! of WTHOR and XOT positions and on depth-8 searches of every WTHOR tournament game and of
+//! unplayed moves from their positions, as `docs/dev/WEIGHTS.md` describes, and checked to search
+//! the start position to 0; the earlier `weights/pattern-v5.bin` to `weights/pattern-v1.bin` load
+//! with `--eval-file`). A
+//! weight file can replace them (`--eval-file PATH`, the NBoard extension `set eval PATH`), and
+//! the hand-tuned [`HandEval`] of the first release stays available (`hand`) as a baseline for
+//! matches.
+//!
+//! The choice is an enum, not a trait object: the searcher is generic over its evaluator, and a
+//! `match` on two variants costs a well-predicted branch per evaluation where a `dyn` call would
+//! cost an indirect call. Pattern weights are shared through an [`Arc`], so every searcher of a
+//! match or a self-play run uses one copy (about 8 MB expanded), and the embedded default is
+//! decoded once per process.
+//!
+//! Weight files by path, and the choice by name (`default`, `hand` or a path) that
+//! `--eval-file` parses, are the engine crate's (`othello_engine::weights`): this crate reads no
+//! file.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use crate::board::Board;
+use crate::cpu::Cpu;
+use crate::square::Square;
+
+use super::pattern::PatternEval;
+use super::pattern::SiblingStack;
+use super::{Evaluator, HandEval};
+
+/// The default weight file, embedded at build time.
+pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../../../weights/pattern-v6.bin");
+
+/// The embedded default weights, decoded once per process.
+///
+/// # Panics
+/// If the embedded file is corrupt, which a unit test rules out for every build.
+pub fn default_pattern() -> Arc<PatternEval> {
+    static DEFAULT: OnceLock<Arc<PatternEval>> = OnceLock::new();
+    DEFAULT
+        .get_or_init(|| {
+            Arc::new(
+                PatternEval::from_bytes(DEFAULT_WEIGHTS)
+                    .expect("the embedded weight file is checked by a unit test"),
+            )
+        })
+        .clone()
+}
+
+/// The engine's evaluator: pattern weights or the hand-tuned evaluator.
+// One per searcher and never moved in a hot loop, so the size difference between the variants
+// does not matter; boxing the hand evaluator would add an indirection to every evaluation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub enum EngineEval {
+    /// The hand-tuned evaluator.
+    Hand(HandEval),
+    /// A pattern evaluator (the embedded default or a loaded file).
+    Pattern(Arc<PatternEval>),
+}
+
+impl Default for EngineEval {
+    /// The embedded pattern weights.
+    fn default() -> Self {
+        EngineEval::Pattern(default_pattern())
+    }
+}
+
+impl EngineEval {
+    /// A one-line description for logs and `# eval` answers.
+    pub fn describe(&self) -> String {
+        match self {
+            EngineEval::Hand(_) => "hand-tuned evaluator".to_string(),
+            EngineEval::Pattern(p) => format!("pattern evaluator, {} phases", p.phases()),
+        }
+    }
+}
+
+impl fmt::Debug for EngineEval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineEval::Hand(_) => f.write_str("EngineEval::Hand"),
+            EngineEval::Pattern(e) => write!(f, "EngineEval::Pattern({e:?})"),
+        }
+    }
+}
+
+impl Evaluator for EngineEval {
+    /// The pattern evaluator's state (the hand-tuned evaluator ignores it).
+    type State = SiblingStack;
+
+    fn new_state(&self) -> SiblingStack {
+        SiblingStack::new()
+    }
+
+    #[inline]
+    fn evaluate(&self, board: &Board) -> i32 {
+        match self {
+            EngineEval::Hand(e) => e.evaluate(board),
+            EngineEval::Pattern(e) => e.evaluate(board),
+        }
+    }
+
+    #[inline]
+    fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32 {
+        match self {
+            EngineEval::Hand(e) => e.evaluate(board),
+            EngineEval::Pattern(e) => e.evaluate_on::<C>(board),
+        }
+    }
+
+    #[inline]
+    fn evaluate_child_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        match self {
+            EngineEval::Hand(e) => {
+                e.evaluate_child_in::<C>(&mut crate::eval::Stateless, p, o, sq, flips)
+            }
+            EngineEval::Pattern(e) => e.evaluate_child_in::<C>(state, p, o, sq, flips),
+        }
+    }
+
+    fn mpc_model_text(&self) -> Option<&str> {
+        match self {
+            EngineEval::Hand(_) => None,
+            EngineEval::Pattern(e) => e.mpc_model_text(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_weights_load_and_are_not_all_zero() {
+        let p = PatternEval::from_bytes(DEFAULT_WEIGHTS).expect("embedded weights load");
+        assert!(p.compact_weights().iter().any(|&w| w != 0));
+        // The start position is balanced: the learned value must be small.
+        let v = EngineEval::default().evaluate(&Board::start());
+        assert!(v.abs() < 300, "start position valued {v} centi-discs");
+    }
+}

@@ -1,0 +1,180 @@
+//! Weight files by path: the pattern evaluator's file read and written by the program's file
+//! policy ([`crate::files`]), and the evaluator chosen by name as `--eval-file`, NBoard's
+//! `set eval` and `engine:eval=` name it.
+//!
+//! The format and its parser are the core's ([`othello_core::eval::pattern::file`]); this
+//! module adds only the paths: regular files only, checked before they are opened, no more
+//! bytes than the largest valid file, written atomically.
+//!
+//! # Example
+//!
+//! Load weights by name as `--eval-file` does, and see a bad file refused with its reason:
+//!
+//! ```
+//! use othello_engine::weights::{EvalChoice, PatternFile};
+//! use othello_core::eval::builtin::default_pattern;
+//! use othello_core::eval::Evaluator;
+//! use othello_core::Board;
+//!
+//! // Write the embedded weights to a file, then load them back as a user's weight file.
+//! let dir = std::env::temp_dir().join(format!("othello-eval-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("weights.bin");
+//! default_pattern().save(&path).unwrap();
+//! let choice: EvalChoice = path.to_str().unwrap().parse().unwrap();
+//! let from_file = choice.load().unwrap();
+//! let embedded = EvalChoice::Default.load().unwrap();
+//! let board = Board::start().play("f5".parse().unwrap());
+//! assert_eq!(from_file.evaluate(&board), embedded.evaluate(&board));
+//!
+//! // Anything that is not a weight file gives an error that says why.
+//! std::fs::write(&path, b"not weights").unwrap();
+//! let error = choice.load().unwrap_err().to_string();
+//! assert!(error.contains("not a weight file"), "{error}");
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use othello_core::eval::pattern::file::{MAX_FILE_LEN, MAX_MPC_LEN};
+use othello_core::eval::pattern::{PatternEval, WeightsError};
+use othello_core::eval::{EngineEval, HandEval};
+
+use crate::files::{self, FileError};
+
+impl From<FileError> for WeightsError {
+    fn from(e: FileError) -> WeightsError {
+        WeightsError::Io {
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
+/// A pattern weight file by path: [`PatternEval`]'s reader and writer.
+pub trait PatternFile: Sized {
+    /// Reads and parses a weight file, with the Multi-ProbCut model beside it (`NAME.mpc`) if
+    /// there is one. Both are read by the program's file policy ([`crate::files`]): regular
+    /// files only, checked before they are opened, and no more bytes than the largest valid
+    /// file ([`MAX_FILE_LEN`], [`MAX_MPC_LEN`]), so a device, a FIFO or a link to one named by
+    /// mistake (`/dev/zero`) gives an error naming it instead of a hang.
+    fn load(path: impl AsRef<Path>) -> Result<Self, WeightsError>;
+
+    /// Writes the weight file atomically, by the program's file policy
+    /// ([`crate::files::write_atomically`]).
+    fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError>;
+}
+
+impl PatternFile for PatternEval {
+    fn load(path: impl AsRef<Path>) -> Result<PatternEval, WeightsError> {
+        let path = path.as_ref();
+        let bytes = files::read(path, MAX_FILE_LEN as u64)?;
+        let eval = PatternEval::from_bytes(&bytes)?;
+        // The Multi-ProbCut model fitted to these weights, if it ships beside them.
+        let model = path.with_extension("mpc");
+        match files::read_if_exists(&model, MAX_MPC_LEN as u64)? {
+            Some(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|_| WeightsError::Io {
+                    path: model,
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+                })?;
+                Ok(eval.with_mpc_model_text(text))
+            }
+            None => Ok(eval),
+        }
+    }
+
+    fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
+        Ok(files::write_atomically(path.as_ref(), &self.to_bytes())?)
+    }
+}
+
+/// The engine's evaluator with pattern weights read from `path` ([`PatternFile::load`]).
+pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, WeightsError> {
+    PatternEval::load(path).map(|e| EngineEval::Pattern(Arc::new(e)))
+}
+
+/// Which evaluator to build: what `--eval-file`, `set eval` and `engine:eval=` name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EvalChoice {
+    /// The embedded pattern weights (`default`).
+    #[default]
+    Default,
+    /// The hand-tuned evaluator of the first release (`hand`).
+    Hand,
+    /// Pattern weights from a file (any other text is taken as a path).
+    File(PathBuf),
+}
+
+impl EvalChoice {
+    /// Builds the evaluator; only a weight file can fail (missing, corrupt, wrong version).
+    pub fn load(&self) -> Result<EngineEval, WeightsError> {
+        match self {
+            EvalChoice::Default => Ok(EngineEval::default()),
+            EvalChoice::Hand => Ok(EngineEval::Hand(HandEval::new())),
+            EvalChoice::File(path) => engine_eval_from_file(path),
+        }
+    }
+}
+
+impl FromStr for EvalChoice {
+    type Err = std::convert::Infallible;
+
+    /// `default`, `hand`, or a path to a weight file (never fails; the file is read by
+    /// [`EvalChoice::load`]).
+    fn from_str(s: &str) -> Result<EvalChoice, Self::Err> {
+        let s = s.trim();
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "default" => EvalChoice::Default,
+            "hand" => EvalChoice::Hand,
+            _ => EvalChoice::File(PathBuf::from(s)),
+        })
+    }
+}
+
+impl fmt::Display for EvalChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalChoice::Default => f.write_str("default"),
+            EvalChoice::Hand => f.write_str("hand"),
+            EvalChoice::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_core::eval::builtin::DEFAULT_WEIGHTS;
+
+    #[test]
+    fn choices_parse_and_display() {
+        assert_eq!(
+            "default".parse::<EvalChoice>().unwrap(),
+            EvalChoice::Default
+        );
+        assert_eq!(" HAND ".parse::<EvalChoice>().unwrap(), EvalChoice::Hand);
+        let f = "weights/x.bin".parse::<EvalChoice>().unwrap();
+        assert_eq!(f, EvalChoice::File(PathBuf::from("weights/x.bin")));
+        assert_eq!(f.to_string(), "weights/x.bin");
+    }
+
+    #[test]
+    fn a_missing_or_corrupt_file_is_an_error() {
+        let missing = EvalChoice::File(PathBuf::from("/nonexistent/weights.bin"));
+        assert!(missing.load().is_err());
+        let dir = std::env::temp_dir().join(format!("othello-evalchoice-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("corrupt.bin");
+        let mut bytes = DEFAULT_WEIGHTS.to_vec();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = EvalChoice::File(path.clone()).load().unwrap_err();
+        assert!(err.to_string().contains("checksum"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
