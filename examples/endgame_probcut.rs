@@ -18,8 +18,8 @@ use std::path::PathBuf;
 
 use othello::eval::EngineEval;
 use othello::learn::endcal::{read_end_samples_file, EndSample};
-use othello::search::mpc::end::{selective_passes, LEVELS};
-use othello::search::mpc::MpcModel;
+use othello::search::probcut::model::end::{selective_passes, LEVELS};
+use othello::search::probcut::model::MpcModel;
 use othello::search::tt::TranspositionTable;
 use othello::search::{Searcher, Value};
 use othello::square::Square;

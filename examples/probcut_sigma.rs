@@ -2,7 +2,7 @@
 //!
 //! For self-play positions at 10 to 24 empties (from a data file written by `othello selfplay`),
 //! prints the mean and standard deviation (in discs) of `midgame(depth d) - exact` for each
-//! number of empties and each depth `d` in 0..=8. `src/search/probcut.rs` models that
+//! number of empties and each depth `d` in 0..=8. `crates/core/src/search/probcut/endgame.rs` models that
 //! deviation; rerun this after changing the evaluator.
 //!
 //! With the default 40 positions per count this takes about half an hour on one core.

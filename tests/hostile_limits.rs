@@ -235,10 +235,10 @@ fn row7_terminal_play_never_loses_the_game() {
 fn row11_more_threads_than_the_machine_are_capped_with_a_warning() {
     let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert_eq!(
-        othello::protocol::engine::usable_threads(256),
+        othello::protocol::nboard::usable_threads(256),
         hardware.min(256)
     );
-    assert_eq!(othello::protocol::engine::usable_threads(1), 1);
+    assert_eq!(othello::protocol::nboard::usable_threads(1), 1);
     let r = run(
         &["nboard"],
         b"nboard 2\nset threads 256\nset depth 4\ngo\nhint 3\nping 1\n",

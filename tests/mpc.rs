@@ -5,7 +5,9 @@ use othello::board::Board;
 use othello::eval::{EngineEval, Evaluator};
 use othello::learn::calibrate::sample_position;
 use othello::search::midgame::{Midgame, INF};
-use othello::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use othello::search::probcut::model::{
+    shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH,
+};
 use othello::search::tt::TranspositionTable;
 use othello::search::{Context, Selectivity, Stopper};
 
@@ -140,7 +142,7 @@ fn the_previous_weights_still_load_with_their_own_model() {
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("pattern-v6.mpc")).unwrap(),
-        othello::search::mpc::DEFAULT_MODEL
+        othello::search::probcut::model::DEFAULT_MODEL
     );
     assert!(othello::eval::builtin::default_pattern().uses_set3_shapes());
     let boards = positions(&default, 20);
@@ -157,7 +159,11 @@ fn the_previous_weights_still_load_with_their_own_model() {
             othello::weights::engine_eval_from_file(dir.join(format!("{name}.bin"))).unwrap();
         let model = std::fs::read_to_string(dir.join(format!("{name}.mpc"))).unwrap();
         assert_eq!(earlier.mpc_model_text(), Some(model.as_str()), "{name}");
-        assert_ne!(model, othello::search::mpc::DEFAULT_MODEL, "{name}");
+        assert_ne!(
+            model,
+            othello::search::probcut::model::DEFAULT_MODEL,
+            "{name}"
+        );
         assert!(
             boards
                 .iter()

@@ -4,8 +4,8 @@
 use othello::board::Move;
 use othello::eval::EngineEval;
 use othello::obf::{parse_obf, ObfEntry};
-use othello::search::mpc::end::EndFit;
-use othello::search::mpc::{Cut, MpcModel};
+use othello::search::probcut::model::end::EndFit;
+use othello::search::probcut::model::{Cut, MpcModel};
 use othello::search::{SearchResult, Searcher, Selectivity, Value};
 
 fn entries(name: &str) -> Vec<ObfEntry> {

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use othello::search::mpc::MpcModel;
+use othello::search::probcut::model::MpcModel;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

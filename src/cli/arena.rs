@@ -259,11 +259,11 @@ pub struct PlayArgs {
     ggf: Option<PathBuf>,
     /// Start from this position, a board string (64 squares and the side to move), instead
     /// of the standard start.
-    #[arg(long, value_parser = super::engine::parse_board, allow_hyphen_values = true)]
+    #[arg(long, value_parser = super::search::parse_board, allow_hyphen_values = true)]
     board: Option<Position>,
     /// Start after these moves from the start, like f5d6c3d3c4 (kept in the record: undo
     /// goes back into them).
-    #[arg(long, value_parser = super::engine::parse_move_game, conflicts_with = "board")]
+    #[arg(long, value_parser = super::search::parse_move_game, conflicts_with = "board")]
     moves: Option<othello::game::Game>,
     /// Start from a game of this file (GGF, PGN, WTHOR .wtb or a move transcript): its start
     /// and its moves (all, or those of --after).

@@ -100,10 +100,10 @@ pub enum BookCommand {
         /// The book file, or `default`.
         book: String,
         /// The position after these moves from the start, like f5d6c3 (default: the start).
-        #[arg(long, value_parser = super::engine::parse_moves)]
+        #[arg(long, value_parser = super::search::parse_moves)]
         moves: Option<Position>,
         /// A board string instead (64 squares and the side to move).
-        #[arg(long, value_parser = super::engine::parse_board, conflicts_with = "moves", allow_hyphen_values = true)]
+        #[arg(long, value_parser = super::search::parse_board, conflicts_with = "moves", allow_hyphen_values = true)]
         board: Option<Position>,
     },
     /// Write a book as plain text (one position per line) or as an Edax .dat book.

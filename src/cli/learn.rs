@@ -14,8 +14,8 @@ use othello::search::tt::{MAX_SHARED_HASH_MB, SHARED_HASH_MB};
 use othello::search::SelectivitySetting;
 use othello::weights::{EvalChoice, PatternFile};
 
-use super::engine::parse_threads;
 use super::games::GamesInput;
+use super::search::parse_threads;
 use super::{fail, CliResult};
 
 #[derive(Args)]
@@ -296,7 +296,7 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
     use othello::learn::endcal::{
         fit_endgame, fit_grid, run_end_samples, EndCalibrateConfig, EndSource, DEFAULT_DEPTH,
     };
-    use othello::search::mpc::{MpcModel, DEFAULT_MODEL};
+    use othello::search::probcut::model::{MpcModel, DEFAULT_MODEL};
     let samples = args
         .samples
         .unwrap_or_else(|| PathBuf::from("data/end-samples.txt"));

@@ -1,7 +1,7 @@
 //! The command line: the argument grammar (clap), one function per subcommand in the files
 //! beside this one, and the one error type they return.
 //!
-//! - [`engine`]: `perft`, `search`, `bench`, `solve`, `quality`, the NBoard protocol and GTP;
+//! - [`search`]: `perft`, `search`, `bench`, `solve`, `quality`, the NBoard protocol and GTP;
 //! - [`solve_stream`]: `solve -` and `solve --jsonl`, positions in, JSON lines out;
 //! - [`arena`]: `match`, `tournament`, `play` (with [`play`], the terminal game loop);
 //! - [`learn`]: `label`, `selfplay`, `calibrate`, `eval-error`, `train`;
@@ -18,13 +18,13 @@ pub mod arena;
 pub mod audit;
 pub mod book;
 pub mod commands;
-pub mod engine;
 pub mod fake;
 pub mod games;
 pub mod learn;
 pub mod play;
 pub mod progress;
 pub mod review;
+pub mod search;
 pub mod solve_stream;
 
 use std::fmt;
@@ -96,23 +96,23 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
-    Nboard(engine::NboardArgs),
+    Nboard(search::NboardArgs),
     /// Speak the Go Text Protocol (GTP 2, with GoGui's rules commands) on stdin/stdout, for
     /// GoGui or Quarry (see PROTOCOL.md).
-    Gtp(engine::GtpArgs),
+    Gtp(search::GtpArgs),
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
-    Perft(engine::PerftArgs),
+    Perft(search::PerftArgs),
     /// Search positions with iterative deepening, printing every iteration.
-    Search(engine::SearchArgs),
+    Search(search::SearchArgs),
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
-    Bench(engine::BenchArgs),
+    Bench(search::BenchArgs),
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch);
     /// `solve -` reads positions from stdin and answers each with a JSON line (see docs/SOLVE.md).
-    Solve(engine::SolveArgs),
+    Solve(search::SolveArgs),
     /// Search every position of an OBF file that scores all moves, and measure the chosen
     /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move
     /// is not in the file). Needs --depth, --time or --nodes.
-    Quality(engine::QualityArgs),
+    Quality(search::QualityArgs),
     /// Label the positions of recorded games for training (appends to OUT; games already
     /// there are skipped): exact solves near the end, the game result (or a search score)
     /// before. See docs/dev/WEIGHTS.md.
@@ -206,7 +206,7 @@ fn engine_eval(explicit: Option<&EvalChoice>) -> Result<EngineEval, CliError> {
             .map_err(|e| fail(format!("--eval-file {choice}: {e}")))?;
         // The Multi-ProbCut model beside the weights must be usable too.
         if let Some(text) = eval.mpc_model_text() {
-            othello::search::mpc::MpcModel::parse(text)
+            othello::search::probcut::model::MpcModel::parse(text)
                 .map_err(|e| fail(format!("--eval-file {choice}: its .mpc model: {e}")))?;
         }
         return Ok(eval);
@@ -258,21 +258,21 @@ pub fn run(cli: Cli) -> CliResult {
                 // protocol's stdout stays clean).
                 eprintln!("{}", TERMINAL_GREETING.trim_end());
             }
-            engine::nboard(engine::NboardArgs::default(), eval)
+            search::nboard(search::NboardArgs::default(), eval)
         }
         Some(Command::Nboard(args)) => {
             drop(out);
-            engine::nboard(args, eval)
+            search::nboard(args, eval)
         }
         Some(Command::Gtp(args)) => {
             drop(out);
-            engine::gtp(args, eval)
+            search::gtp(args, eval)
         }
-        Some(Command::Perft(args)) => engine::perft(args, &mut out),
-        Some(Command::Search(args)) => engine::search(args, eval, &mut out),
-        Some(Command::Bench(args)) => engine::bench(args, &eval, &mut out),
-        Some(Command::Solve(args)) => engine::solve(args, eval, &mut out),
-        Some(Command::Quality(args)) => engine::quality(args, eval, &mut out),
+        Some(Command::Perft(args)) => search::perft(args, &mut out),
+        Some(Command::Search(args)) => search::search(args, eval, &mut out),
+        Some(Command::Bench(args)) => search::bench(args, &eval, &mut out),
+        Some(Command::Solve(args)) => search::solve(args, eval, &mut out),
+        Some(Command::Quality(args)) => search::quality(args, eval, &mut out),
         Some(Command::Label(args)) => learn::label(args, eval, &mut out),
         Some(Command::Selfplay(args)) => learn::selfplay(args, eval, &mut out),
         Some(Command::Calibrate(args)) => learn::calibrate(args, eval, &mut out),

@@ -15,7 +15,7 @@ use othello::review::{self, Effort, ReviewOptions, DEFAULT_DEPTH, DEFAULT_EXACT_
 use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use othello::search::{Searcher, SelectivitySetting};
 
-use super::engine::parse_seconds;
+use super::search::parse_seconds;
 use super::{fail, CliResult};
 
 #[derive(Args)]

@@ -48,17 +48,16 @@ use crate::square::Square;
 use super::busy::{child_key, enter, BusyTable};
 use super::context::Context;
 use super::leaf_table::LeafTable;
-use super::mpc::MpcModel;
 use super::order::{Candidate, Cursor, MAX_MOVES};
-use super::probcut::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
+use super::probcut::endgame::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
+use super::probcut::model::MpcModel;
 use super::pv_loop::{pv_moves, PvSearch};
 use super::tt::{Bound, SOLVED_DEPTH};
 
 mod ordering;
-mod probcut;
 mod small;
 
-pub use probcut::{selective_passes, PassOutcome};
+pub use super::probcut::solver::{selective_passes, PassOutcome};
 
 use small::{last1, odd_quadrants};
 
@@ -85,16 +84,16 @@ const DEFER_MIN_EMPTIES: u32 = 12;
 /// which includes the shallow searches of ProbCut); compiled for the code path `C`
 /// ([`crate::cpu`]).
 pub struct Solver<'c, 'a, E: Evaluator, C: Cpu = Portable> {
-    cx: &'c mut Context<'a, E>,
+    pub(in crate::search) cx: &'c mut Context<'a, E>,
     /// Evaluations made to order moves so far (not counted in `nodes`; for measurements).
     order_evals: Cell<u64>,
     /// `Some` in a selective pass (see [`super::probcut`]), `None` in an exact search.
     selectivity: Option<Selectivity>,
     /// The selective passes' predictions.
-    end_model: &'c EndgameModel,
+    pub(in crate::search) end_model: &'c EndgameModel,
     /// The midgame Multi-ProbCut model that makes ProbCut's shallow searches selective (at
-    /// [`probcut::SHALLOW_SELECTIVITY`]); `None`: full width.
-    shallow_mpc: Option<&'c MpcModel>,
+    /// [`SHALLOW_SELECTIVITY`](super::probcut::solver::SHALLOW_SELECTIVITY)); `None`: full width.
+    pub(in crate::search) shallow_mpc: Option<&'c MpcModel>,
     /// Empties at the root of the current search: ProbCut never cuts the root itself.
     root_empties: u32,
     /// Bounds for null-window nodes with up to [`LEAF_MAX`] empties.
@@ -128,7 +127,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
             cx,
             order_evals: Cell::new(0),
             selectivity: None,
-            end_model: probcut::default_model(),
+            end_model: super::probcut::solver::default_model(),
             shallow_mpc: None,
             root_empties: 0,
             leaf: LeafTable::new(),
@@ -158,8 +157,8 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
     }
 
     /// The searcher's models: `model`'s endgame lines predict in selective passes, and its midgame lines make ProbCut's shallow searches
-    /// selective themselves (Multi-ProbCut at [`probcut::SHALLOW_SELECTIVITY`]), which makes
-    /// the passes cheaper (see `endgame/probcut.rs`).
+    /// selective themselves (Multi-ProbCut at [`SHALLOW_SELECTIVITY`](super::probcut::solver::SHALLOW_SELECTIVITY)), which makes
+    /// the passes cheaper (see `probcut/solver.rs`).
     pub fn set_models(&mut self, model: &'c MpcModel) {
         self.end_model = model.endgame();
         self.shallow_mpc = Some(model);

@@ -12,7 +12,7 @@
 //! generation per move.
 //!
 //! Forward pruning (optional, [`Midgame::set_selectivity`]): Multi-ProbCut at null-window nodes
-//! of depth 3 and more, with the model of [`super::mpc`]. PV nodes are never pruned.
+//! of depth 3 and more, with the model of [`super::probcut::model`]. PV nodes are never pruned.
 //!
 //! Passes do not use a ply; a second consecutive pass ends the game and scores it exactly
 //! (100 centi-discs per disc, standard scoring).
@@ -28,8 +28,8 @@ use crate::square::Square;
 
 use super::busy::BusyTable;
 use super::context::Context;
-use super::mpc::{MpcModel, MPC_MIN_DEPTH};
 use super::order::{Candidate, MoveList, MAX_MOVES};
+use super::probcut::model::{MpcModel, MPC_MIN_DEPTH};
 use super::pv_loop::{pv_moves, PvSearch};
 use super::selectivity::Selectivity;
 use super::tt::Bound;

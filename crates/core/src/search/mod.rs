@@ -9,7 +9,7 @@
 //!
 //! The API is [`Searcher`] ([`Searcher::search`] with [`Limits`] and an [`Observer`],
 //! [`Searcher::solve`]), its results ([`SearchResult`], [`Value`]), the forward-pruning levels
-//! ([`Selectivity`]), the Multi-ProbCut model file ([`mpc`]), the time manager ([`time`]) and
+//! ([`Selectivity`]), the Multi-ProbCut model file ([`probcut`]), the time manager ([`time`]) and
 //! the table sizes ([`tt`]). The searchers themselves (the endgame solver, move ordering, the
 //! leaf table, ProbCut) are private; `midgame`, `Stopper` and the table type stay reachable,
 //! hidden from the docs, for the engine's own measurement tools (`tests/mpc.rs`,
@@ -34,11 +34,10 @@ mod every_move;
 mod leaf_table;
 #[doc(hidden)]
 pub mod midgame;
-pub mod mpc;
 mod multipv;
 mod order;
 mod parallel;
-mod probcut;
+pub mod probcut;
 mod pv_loop;
 mod result;
 pub mod selectivity;
@@ -61,9 +60,9 @@ use crate::square::Square;
 pub use context::Context;
 use endgame::Solver;
 use midgame::{Midgame, INF};
-use mpc::MpcModel;
 use multipv::RootOptions;
 use parallel::{Crew, Job, Task};
+use probcut::model::MpcModel;
 pub use result::{Observer, SearchResult, Value};
 pub use selectivity::{Selectivity, SelectivitySetting};
 use solve::solve_sequence;

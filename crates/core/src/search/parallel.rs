@@ -43,7 +43,7 @@ use super::busy::BusyTable;
 use super::context::Context;
 use super::endgame::Solver;
 use super::midgame::Midgame;
-use super::mpc::MpcModel;
+use super::probcut::model::MpcModel;
 use super::selectivity::Selectivity;
 use super::tt::TranspositionTable;
 use super::{aspiration, solve_sequence, Stopper};

@@ -1,7 +1,7 @@
 //! The exact (or win/loss/draw) solve of a root, as [`Searcher::solve`] runs it: midgame
 //! iterations first that fill the table with best moves (the presearch, from
 //! [`PRESEARCH_MIN_EMPTIES`] empties), then the selective passes of endgame Multi-ProbCut at
-//! rising confidence ([`super::probcut::schedule`]), each by MTD(f) from the value before, and
+//! rising confidence ([`super::probcut::endgame::schedule`]), each by MTD(f) from the value before, and
 //! the exact pass by MTD(f) from theirs (Plaat, Schaeffer, Pijls and de Bruin, 1996). The
 //! helpers of a parallel solve run the same sequence ([`solve_sequence`]).
 
@@ -17,7 +17,7 @@ use super::endgame::Solver;
 use super::midgame::Midgame;
 use super::multipv::RootOptions;
 use super::parallel::{self, Crew, Task};
-use super::probcut::schedule;
+use super::probcut::endgame::schedule;
 use super::{aspiration, Observer, Phase, SearchResult, Searcher, Stopper, Value};
 
 impl<E: Evaluator> Searcher<E> {

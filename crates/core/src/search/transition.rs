@@ -32,7 +32,7 @@ use super::context::Context;
 use super::endgame::Solver;
 use super::multipv::RootOptions;
 use super::parallel::{self, Crew, Task};
-use super::probcut::LEVELS;
+use super::probcut::endgame::LEVELS;
 use super::time::{Budget, SolveKind};
 use super::{Limits, Observer, Phase, SearchResult, Searcher, Selectivity, Stopper, Value};
 

@@ -1,7 +1,7 @@
 //! The engine every face uses: one [`Engine`] owns the searcher (with the evaluator and its
 //! Multi-ProbCut model), the opening book, the settings, the game, the move policy and
 //! pondering. The NBoard protocol ([`crate::protocol`]), the GTP protocol
-//! ([`crate::protocol::gtp`]) and the `engine` player (`othello_tools::players::engine`) are thin
+//! ([`crate::protocol::gtp`]) and the `engine` player (`othello_tools::players::native`) are thin
 //! adapters over it: they translate their own commands and print, the engine decides.
 //!
 //! # The move policy, decided once

@@ -6,7 +6,7 @@
 //! - [`input`]: a length-capped, byte-tolerant line reader; lines come from a reader thread
 //!   ([`ThreadedInput`]) or from the caller's thread ([`SyncInput`], deterministic, for tests);
 //! - [`command`]: each line parses into a typed [`Command`] (`FromStr`);
-//! - [`engine`]: the [`Engine`] runs a command and writes typed [`Response`]s;
+//! - [`nboard`]: the [`Nboard`] server runs a command (asking the [`crate::engine::Engine`]) and writes typed [`Response`]s;
 //! - [`response`]: each response is one line, formatted by `Display`, flushed at once.
 //!
 //! Synchronisation, the part GUIs are strict about: the reader thread raises the searcher's
@@ -15,9 +15,9 @@
 //! therefore printed before the `pong` that follows it, and nothing after.
 
 pub mod command;
-pub mod engine;
 pub mod gtp;
 pub mod input;
+pub mod nboard;
 pub mod response;
 
 use std::io::{self, BufRead, Write};
@@ -25,8 +25,8 @@ use std::io::{self, BufRead, Write};
 use crate::eval::EngineEval;
 
 pub use command::{Command, CommandError};
-pub use engine::{Engine, EngineError, EngineOptions, Flow};
 pub use input::{Input, LineError, LineSource, SyncInput, ThreadedInput};
+pub use nboard::{EngineError, EngineOptions, Flow, Nboard};
 pub use response::{Depth, Responder, Response};
 
 /// Serves a GUI: reads `input` on its own thread (new lines interrupt searches) and writes to
@@ -36,7 +36,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let mut engine = Engine::new(options).map_err(io::Error::other)?;
+    let mut engine = Nboard::new(options).map_err(io::Error::other)?;
     let source = ThreadedInput::spawn(input, engine.stop_flag())?;
     serve(&mut engine, source, output)
 }
@@ -48,7 +48,7 @@ pub fn run_sync<R: BufRead, W: Write>(
     output: W,
     options: EngineOptions,
 ) -> io::Result<()> {
-    let mut engine = Engine::new(options).map_err(io::Error::other)?;
+    let mut engine = Nboard::new(options).map_err(io::Error::other)?;
     serve(&mut engine, SyncInput::new(input), output)
 }
 
@@ -63,13 +63,13 @@ pub fn run_stdio(eval: EngineEval) -> io::Result<()> {
 
 /// Serves the GUI on standard input and output with `options`.
 pub fn run_stdio_with(options: EngineOptions) -> io::Result<()> {
-    let engine = Engine::new(options).map_err(io::Error::other)?;
+    let engine = Nboard::new(options).map_err(io::Error::other)?;
     run_stdio_engine(engine)
 }
 
 /// Serves the GUI on standard input and output with an engine already built (its book
 /// opened once, by the caller, which reported any error).
-pub fn run_stdio_engine(engine: Engine) -> io::Result<()> {
+pub fn run_stdio_engine(engine: Nboard) -> io::Result<()> {
     let mut engine = engine;
     log::info!("evaluator: {}", engine.engine().options().eval.describe());
     let source = ThreadedInput::spawn(io::BufReader::new(io::stdin()), engine.stop_flag())?;
@@ -80,7 +80,7 @@ pub fn run_stdio_engine(engine: Engine) -> io::Result<()> {
 /// gets one `status error:` line and changes nothing. Returns at `quit` or end of input, or
 /// with the first output error.
 pub fn serve<S: LineSource, W: Write>(
-    engine: &mut Engine,
+    engine: &mut Nboard,
     mut source: S,
     output: W,
 ) -> io::Result<()> {

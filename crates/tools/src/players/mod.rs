@@ -23,8 +23,8 @@
 //!
 //! `<eval>` is `count`, `weighted`, `modified` or `iago`.
 
-pub mod engine;
 pub mod gtp;
+pub mod native;
 pub mod nboard;
 pub mod paip;
 pub mod spec;
@@ -37,7 +37,7 @@ use crate::board::Move;
 use crate::game::Game;
 use crate::rng::SplitMix64;
 
-pub use engine::EnginePlayer;
+pub use native::EnginePlayer;
 pub use paip::{PaipEval, PaipSearcher};
 pub use spec::{PlayerSpec, SpecError};
 

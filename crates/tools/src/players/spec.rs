@@ -41,8 +41,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::engine::{EnginePlayer, EngineSettings};
 use super::gtp::GtpPlayer;
+use super::native::{EnginePlayer, EngineSettings};
 use super::nboard::{EngineCommand, NboardPlayer};
 use super::paip::{Algorithm, PaipEval, PaipSearcher};
 use super::{MaximizerPlayer, Player, PlayerError, RandomPlayer, SearcherPlayer};

@@ -1,5 +1,5 @@
 //! Multi-ProbCut calibration: measure how well shallow searches predict deep ones, and fit
-//! the model the midgame search prunes with ([`crate::search::mpc`]).
+//! the model the midgame search prunes with ([`crate::search::probcut::model`]).
 //!
 //! 1. **Positions.** Sample `i` plays the first plies of XOT opening `i` (fewer when the
 //!    target is early in the game), then a policy of one-ply static evaluation with 20% random
@@ -30,7 +30,9 @@ use crate::board::{Board, Position};
 use crate::cpu::{with_cpu, CpuPath};
 use crate::eval::{EngineEval, Evaluator};
 use crate::search::midgame::{Midgame, INF};
-use crate::search::mpc::{shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use crate::search::probcut::model::{
+    shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH,
+};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Context, Stopper};
 

@@ -1,6 +1,6 @@
 //! Endgame ProbCut calibration: how well shallow midgame searches predict the exact score, and
 //! the `end` lines of the Multi-ProbCut model the solver's selective passes cut with
-//! (`search/probcut.rs`).
+//! (`search/probcut/endgame.rs`).
 //!
 //! 1. **Positions.** Sample `i` has a number of empties drawn uniformly from the configured
 //!    range (14 to 24 by default), seeded by `(seed, i)`. From game files, it is the position
@@ -40,8 +40,8 @@ use crate::board::{Board, Move};
 use crate::discs::CentiDiscs;
 use crate::eval::EngineEval;
 use crate::rng::{mix, SplitMix64};
-use crate::search::mpc::end::{shallow_depth, EndFit, PROBCUT_MIN_EMPTIES};
-use crate::search::mpc::Cut;
+use crate::search::probcut::model::end::{shallow_depth, EndFit, PROBCUT_MIN_EMPTIES};
+use crate::search::probcut::model::Cut;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Searcher, Value};
 use crate::square::Square;
@@ -419,7 +419,7 @@ pub fn fit_endgame(samples: &[EndSample]) -> Vec<EndFit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::mpc::MpcModel;
+    use crate::search::probcut::model::MpcModel;
 
     /// A sample at `n` empties whose values (every depth alike) are `v` and whose exact score
     /// is `a·v + b + noise`, in discs rounded to a whole number.

@@ -280,7 +280,7 @@ impl PatternEval {
     }
 
     /// The text of the midgame Multi-ProbCut model that came with these weights (the `.mpc`
-    /// file beside a loaded weight file; see `crate::search::mpc` for its format), if any.
+    /// file beside a loaded weight file; see `crate::search::probcut::model` for its format), if any.
     pub fn mpc_model_text(&self) -> Option<&str> {
         self.mpc_model.as_deref()
     }

@@ -115,7 +115,7 @@ fn selective_passes_leave_the_exact_pass_exact() {
         let mut cx = Context::new(&eval, &tt, &mut stopper);
         let mut solver = Solver::new(&mut cx, 0);
         let mut guess = 0;
-        for sel in super::super::probcut::LEVELS {
+        for sel in super::super::probcut::endgame::LEVELS {
             solver.set_selectivity(Some(sel));
             guess = solver.solve_root_mtd(p, o, guess, 0).0;
         }
@@ -138,7 +138,7 @@ fn last_square_scoring_follows_standard_rules() {
 #[test]
 fn a_pass_takes_the_estimates_of_its_own_level_or_a_safer_one_only() {
     let eval = HandEval::new();
-    let levels = super::super::probcut::LEVELS;
+    let levels = super::super::probcut::endgame::LEVELS;
     let b = random_positions(PROBCUT_MIN_EMPTIES + 2, 1, 0xC0DE)[0];
     let (p, o) = (b.player(), b.opponent());
     let n = b.empty_count();
@@ -160,7 +160,7 @@ fn a_pass_takes_the_estimates_of_its_own_level_or_a_safer_one_only() {
 
 #[test]
 fn a_model_with_no_cuts_makes_a_pass_an_exact_search() {
-    use crate::search::probcut::EndgameModel;
+    use crate::search::probcut::endgame::EndgameModel;
     let eval = HandEval::new();
     let none = EndgameModel::from_fits(&[]);
     for b in random_positions(PROBCUT_MIN_EMPTIES + 3, 3, 0xD1CE) {
@@ -171,14 +171,14 @@ fn a_model_with_no_cuts_makes_a_pass_an_exact_search() {
         let mut cx = Context::new(&eval, &tt, &mut stopper);
         let mut solver = Solver::new(&mut cx, 0);
         solver.set_endgame_model(&none);
-        solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
+        solver.set_selectivity(Some(super::super::probcut::endgame::LEVELS[0]));
         assert_eq!(solver.solve_root_mtd(p, o, 0, 0).0, want);
     }
 }
 
 #[test]
 fn the_searchers_models_make_the_shallow_searches_selective() {
-    use crate::search::mpc::MpcModel;
+    use crate::search::probcut::model::MpcModel;
     let eval = HandEval::new();
     let model = MpcModel::default();
     let pass = |board: &Board, shallow_mpc: bool| {
@@ -191,7 +191,7 @@ fn the_searchers_models_make_the_shallow_searches_selective() {
         } else {
             solver.set_endgame_model(model.endgame());
         }
-        solver.set_selectivity(Some(super::super::probcut::LEVELS[0]));
+        solver.set_selectivity(Some(super::super::probcut::endgame::LEVELS[0]));
         let (value, _) = solver.solve_root_mtd(board.player(), board.opponent(), 0, 0);
         (value, solver.nodes())
     };

@@ -8,16 +8,16 @@ use crate::cpu::{with_cpu, Cpu, CpuPath};
 use crate::eval::Evaluator;
 use crate::search::context::Context;
 use crate::search::midgame::Midgame;
-use crate::search::mpc::MpcModel;
-use crate::search::probcut::{EndgameModel, Selectivity};
+use crate::search::probcut::endgame::{EndgameModel, Selectivity};
+use crate::search::probcut::model::MpcModel;
 use crate::search::tt::TranspositionTable;
 use crate::search::{aspiration, Stopper, PRESEARCH_GAP, PRESEARCH_MIN_EMPTIES};
 use crate::square::Square;
 
-use super::Solver;
+use crate::search::endgame::Solver;
 
 /// The Multi-ProbCut level of the shallow searches of endgame ProbCut when the solver has the
-/// searcher's models ([`Solver::set_models`]). A full-width shallow search of depth 8 to 12 at
+/// searcher's models (`Solver::set_models`). A full-width shallow search of depth 8 to 12 at
 /// every cut tried was most of a pass's cost. Selective at 73%, the passes took 21% fewer
 /// nodes and a third less time at 24 empties (the 73% pass on 30 positions of `exact-24.obf`:
 /// 21 right against 20) and 23% less time at 20 (hard-20 #1-#100: 73 right either way); at a
@@ -29,7 +29,7 @@ pub const SHALLOW_SELECTIVITY: Selectivity = Selectivity::LEVELS[0];
 
 /// The endgame model of the embedded evaluator's Multi-ProbCut file, for solvers that are
 /// given none.
-pub(super) fn default_model() -> &'static EndgameModel {
+pub(in crate::search) fn default_model() -> &'static EndgameModel {
     static MODEL: LazyLock<EndgameModel> = LazyLock::new(|| MpcModel::default().endgame().clone());
     &MODEL
 }
@@ -44,7 +44,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     /// static evaluation, put through the same prediction, already leans that way, which saves
     /// most of the shallow searches that could not succeed.
     #[inline(always)]
-    pub(super) fn probcut(
+    pub(in crate::search) fn probcut(
         &mut self,
         p: u64,
         o: u64,

@@ -21,9 +21,9 @@ pub const PROBCUT_MIN_EMPTIES: u32 = 14;
 /// Fewest empties at which a solve runs selective passes first.
 pub const SELECTIVE_MIN_EMPTIES: u32 = 20;
 
-pub use super::selectivity::Selectivity;
+pub use crate::search::selectivity::Selectivity;
 
-use super::mpc::Cut;
+use super::model::Cut;
 
 /// The selective passes' levels, in increasing order (73%, 87%, 95% and 98%: about that share
 /// of cuts right, for a normal error).
@@ -66,7 +66,7 @@ pub fn sigma(n: u32, d: u32) -> f32 {
 /// The endgame ProbCut model: for each number of empties, the shallow search that predicts
 /// the exact value and the prediction `exact ≈ a·v_shallow + b ± sigma` (centi-discs, a
 /// [`Cut`]). It comes from the `end` lines of the evaluator's Multi-ProbCut file
-/// ([`super::mpc`], fitted by `othello calibrate --endgame`); a file without them gets
+/// ([`super::model`], fitted by `othello calibrate --endgame`); a file without them gets
 /// [`EndgameModel::legacy`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct EndgameModel {

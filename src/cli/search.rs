@@ -466,7 +466,7 @@ pub fn nboard(args: NboardArgs, eval: EngineEval) -> CliResult {
         args.ponder,
     )?;
     engine.set_level(args.level);
-    othello::protocol::run_stdio_engine(othello::protocol::Engine::from_engine(engine))?;
+    othello::protocol::run_stdio_engine(othello::protocol::Nboard::from_engine(engine))?;
     Ok(())
 }
 

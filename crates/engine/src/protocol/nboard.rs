@@ -42,15 +42,15 @@ pub enum Flow {
 
 /// The NBoard engine: the [`crate::engine::Engine`] and the one setting only NBoard has
 /// (contempt).
-pub struct Engine {
+pub struct Nboard {
     engine: crate::engine::Engine,
     contempt: i32,
 }
 
-impl Engine {
+impl Nboard {
     /// An engine at the standard start position with no depth limit, with the book of
     /// `options.book`; a book that cannot be used is logged and left out.
-    pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+    pub fn new(options: EngineOptions) -> Result<Nboard, EngineError> {
         let engine = match crate::engine::Engine::new(options.clone()) {
             Err(e @ EngineError::OpenBook { .. }) => {
                 log::warn!("{e}; playing without a book");
@@ -58,12 +58,12 @@ impl Engine {
             }
             other => other?,
         };
-        Ok(Engine::from_engine(engine))
+        Ok(Nboard::from_engine(engine))
     }
 
     /// The NBoard face of `engine`.
-    pub fn from_engine(engine: crate::engine::Engine) -> Engine {
-        Engine {
+    pub fn from_engine(engine: crate::engine::Engine) -> Nboard {
+        Nboard {
             engine,
             contempt: 0,
         }

@@ -4,8 +4,8 @@
 //! Function for Othello", 1997): the value of a depth-`d` search is well predicted by a
 //! shallow search of depth `d'`, through a linear model `v_d ≈ a·v_d' + b` whose error has a
 //! standard deviation `σ`. At a null-window node of depth `d`, the midgame search
-//! ([`super::midgame`]) runs the shallow search against the window moved by `t·σ` (the
-//! [`Selectivity`](super::selectivity::Selectivity) margin); if it clears that window, the
+//! ([`crate::search::midgame`]) runs the shallow search against the window moved by `t·σ` (the
+//! [`Selectivity`](crate::search::selectivity::Selectivity) margin); if it clears that window, the
 //! node is cut as if the deep search had failed the same way. Several levels of `t` and a
 //! model per depth and game phase make it "multi".
 //!
@@ -31,7 +31,7 @@
 //! does not cover get no cut.
 //!
 //! Version 2 (header `mpc 2`) may also hold the model of the exact solver's selective passes
-//! (endgame ProbCut, `search/probcut.rs`), fitted by `othello calibrate --endgame`: lines
+//! (endgame ProbCut, `search/probcut/endgame.rs`), fitted by `othello calibrate --endgame`: lines
 //!
 //! ```text
 //! # end empties_min empties_max shallow a b sigma samples
@@ -50,13 +50,13 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::probcut::{EndFit, EndgameModel};
+use super::endgame::{EndFit, EndgameModel};
 
 /// The endgame ProbCut definitions that the `end` lines and their calibration
 /// (`crate::learn::endcal`) use; the solver's ProbCut itself is private.
 pub mod end {
     pub use crate::search::endgame::{selective_passes, PassOutcome};
-    pub use crate::search::probcut::{
+    pub use crate::search::probcut::endgame::{
         shallow_depth, sigma, EndFit, EndgameModel, LEVELS, PROBCUT_MIN_EMPTIES,
     };
 }
@@ -147,7 +147,7 @@ pub enum MpcError {
 }
 
 /// The model shipped with the default evaluator weights.
-pub const DEFAULT_MODEL: &str = include_str!("../../../../weights/pattern-v6.mpc");
+pub const DEFAULT_MODEL: &str = include_str!("../../../../../weights/pattern-v6.mpc");
 
 impl Default for MpcModel {
     fn default() -> MpcModel {
