@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
+use othello_core::eval::nnue::{self, NnueEval};
 use othello_core::eval::pattern::file::{MAX_FILE_LEN, MAX_MPC_LEN};
 use othello_core::eval::pattern::{PatternEval, WeightsError};
 use othello_core::eval::{EngineEval, HandEval};
@@ -74,17 +75,10 @@ impl PatternFile for PatternEval {
         let bytes = files::read(path, MAX_FILE_LEN as u64)?;
         let eval = PatternEval::from_bytes(&bytes)?;
         // The Multi-ProbCut model fitted to these weights, if it ships beside them.
-        let model = path.with_extension("mpc");
-        match files::read_if_exists(&model, MAX_MPC_LEN as u64)? {
-            Some(bytes) => {
-                let text = String::from_utf8(bytes).map_err(|_| WeightsError::Io {
-                    path: model,
-                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
-                })?;
-                Ok(eval.with_mpc_model_text(text))
-            }
-            None => Ok(eval),
-        }
+        Ok(match read_model_beside(path)? {
+            Some(text) => eval.with_mpc_model_text(text),
+            None => eval,
+        })
     }
 
     fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
@@ -92,9 +86,53 @@ impl PatternFile for PatternEval {
     }
 }
 
-/// The engine's evaluator with pattern weights read from `path` ([`PatternFile::load`]).
+/// The engine's evaluator read from `path`: a neural network (a `.nnue` file, told by its
+/// magic bytes) or pattern weights ([`PatternFile::load`]), either with the Multi-ProbCut model
+/// beside it (`NAME.mpc`) if there is one.
 pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, WeightsError> {
-    PatternEval::load(path).map(|e| EngineEval::Pattern(Arc::new(e)))
+    let path = path.as_ref();
+    if !starts_like_a_network(path)? {
+        return PatternEval::load(path).map(|e| EngineEval::Pattern(Arc::new(e)));
+    }
+    let bytes = files::read(path, nnue::file::MAX_FILE_LEN as u64)?;
+    let net = NnueEval::from_bytes(&bytes).map_err(|e| WeightsError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+    })?;
+    let net = match read_model_beside(path)? {
+        Some(text) => net.with_mpc_model_text(text),
+        None => net,
+    };
+    Ok(EngineEval::Nnue(Arc::new(net)))
+}
+
+/// Whether the file at `path` begins with a network file's magic bytes (read by the file
+/// policy: a regular file only).
+fn starts_like_a_network(path: &Path) -> Result<bool, WeightsError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(8);
+    files::open(path)?
+        .take(8)
+        .read_to_end(&mut head)
+        .map_err(|e| WeightsError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    Ok(NnueEval::is_network_file(&head))
+}
+
+/// The Multi-ProbCut model beside the weight file `path` (`NAME.mpc`), if there is one.
+fn read_model_beside(path: &Path) -> Result<Option<String>, WeightsError> {
+    let model = path.with_extension("mpc");
+    match files::read_if_exists(&model, MAX_MPC_LEN as u64)? {
+        Some(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| WeightsError::Io {
+                path: model,
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+            }),
+        None => Ok(None),
+    }
 }
 
 /// Which evaluator to build: what `--eval-file`, `set eval` and `engine:eval=` name.
@@ -105,7 +143,7 @@ pub enum EvalChoice {
     Default,
     /// The hand-tuned evaluator of the first release (`hand`).
     Hand,
-    /// Pattern weights from a file (any other text is taken as a path).
+    /// Pattern weights or a neural network from a file (any other text is taken as a path).
     File(PathBuf),
 }
 

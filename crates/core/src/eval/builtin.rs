@@ -27,6 +27,7 @@ use crate::board::Board;
 use crate::cpu::Cpu;
 use crate::square::Square;
 
+use super::nnue::NnueEval;
 use super::pattern::PatternEval;
 use super::pattern::SiblingStack;
 use super::{Evaluator, HandEval};
@@ -60,6 +61,8 @@ pub enum EngineEval {
     Hand(HandEval),
     /// A pattern evaluator (the embedded default or a loaded file).
     Pattern(Arc<PatternEval>),
+    /// A neural network over the pattern features (a loaded `.nnue` file).
+    Nnue(Arc<NnueEval>),
 }
 
 impl Default for EngineEval {
@@ -75,6 +78,12 @@ impl EngineEval {
         match self {
             EngineEval::Hand(_) => "hand-tuned evaluator".to_string(),
             EngineEval::Pattern(p) => format!("pattern evaluator, {} phases", p.phases()),
+            EngineEval::Nnue(n) => format!(
+                "neural network evaluator, H {}, L2 {}, {} phase buckets",
+                n.hidden(),
+                n.l2(),
+                n.buckets()
+            ),
         }
     }
 }
@@ -84,6 +93,7 @@ impl fmt::Debug for EngineEval {
         match self {
             EngineEval::Hand(_) => f.write_str("EngineEval::Hand"),
             EngineEval::Pattern(e) => write!(f, "EngineEval::Pattern({e:?})"),
+            EngineEval::Nnue(e) => write!(f, "EngineEval::Nnue({e:?})"),
         }
     }
 }
@@ -101,6 +111,7 @@ impl Evaluator for EngineEval {
         match self {
             EngineEval::Hand(e) => e.evaluate(board),
             EngineEval::Pattern(e) => e.evaluate(board),
+            EngineEval::Nnue(e) => e.evaluate(board),
         }
     }
 
@@ -109,6 +120,7 @@ impl Evaluator for EngineEval {
         match self {
             EngineEval::Hand(e) => e.evaluate(board),
             EngineEval::Pattern(e) => e.evaluate_on::<C>(board),
+            EngineEval::Nnue(e) => e.evaluate_on::<C>(board),
         }
     }
 
@@ -126,6 +138,7 @@ impl Evaluator for EngineEval {
                 e.evaluate_child_in::<C>(&mut crate::eval::Stateless, p, o, sq, flips)
             }
             EngineEval::Pattern(e) => e.evaluate_child_in::<C>(state, p, o, sq, flips),
+            EngineEval::Nnue(e) => e.evaluate_child_in::<C>(state, p, o, sq, flips),
         }
     }
 
@@ -133,6 +146,7 @@ impl Evaluator for EngineEval {
         match self {
             EngineEval::Hand(_) => None,
             EngineEval::Pattern(e) => e.mpc_model_text(),
+            EngineEval::Nnue(e) => e.mpc_model_text(),
         }
     }
 }

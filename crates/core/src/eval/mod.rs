@@ -43,6 +43,7 @@ pub mod edge;
 pub mod hand;
 pub mod iago;
 pub mod mobility;
+pub mod nnue;
 pub mod pattern;
 pub mod stability;
 pub mod state;
@@ -52,6 +53,7 @@ pub use classic::{CountDifference, ModifiedWeightedSquares, WeightedSquares};
 pub use hand::HandEval;
 pub use iago::Iago;
 pub use mobility::Mobility;
+pub use nnue::NnueEval;
 pub use stability::{stable_discs, stable_discs_both};
 pub use state::{EvalState, Stateless};
 

@@ -1,0 +1,367 @@
+//! The network file (`.nnue`), as the trainer writes it, and the float reference network.
+//!
+//! Little-endian throughout:
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0 | 8 | magic `OthNNUE1` |
+//! | 8 | 2 | format version = 1 |
+//! | 10 | 2 | pattern set = 3 (the 14 shapes, 58 placements) |
+//! | 12 | 2 | accumulator width H (1 to [`MAX_HIDDEN`]) |
+//! | 14 | 2 | second layer width L2 (1 to [`MAX_L2`]) |
+//! | 16 | 2 | phase buckets B (1 to 61; bucket = `empties * B / 61`) |
+//! | 18 | 2 | global inputs X = 2 (each side's move count / 16) |
+//! | 20 | 4 | embedding rows R (the weight classes of all shapes: 204,030) |
+//! | 24 | 8 | checksum: 64-bit FNV-1a of every byte but these 8 |
+//! | 32 | 4 | parameter count N |
+//! | 36 | 4 | reserved, 0 |
+//! | 40 | 4·N | `f32`: E (R × H, row-major), b0 (H), W2 (B × L2 × (H + X)), b2 (B × L2), W3 (B × L2), b3 (B) |
+//!
+//! Parsing checks every field, the exact length, the checksum, that every weight is finite
+//! and that the weights fit the quantised inference's ranges, and never panics on any bytes.
+
+use thiserror::Error;
+
+use super::{
+    bucket, raw_to_row, NnueEval, EMBED_SCALE, MAX_HIDDEN, MAX_L2, MOBILITY_SCALE, W2_SCALE,
+};
+use crate::eval::pattern::geometry::instance_indices;
+use crate::eval::pattern::geometry::{geometry, INSTANCES, INSTANCE_COUNT, PATTERNS};
+
+/// The first eight bytes of a network file.
+pub const MAGIC: [u8; 8] = *b"OthNNUE1";
+/// The format version this code reads.
+pub const VERSION: u16 = 1;
+/// The pattern set the rows index.
+pub const PATTERN_SET: u16 = 3;
+/// Header length.
+pub const HEADER_LEN: usize = 40;
+/// Global inputs of the second layer.
+pub const EXTRA: usize = 2;
+/// The largest network file read (a network of the widest accumulator).
+pub const MAX_FILE_LEN: usize = 256 << 20;
+
+/// Why a network file was refused.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum NnueError {
+    /// Fewer bytes than the header, or than the header announces.
+    #[error("truncated network file: {actual} bytes, expected {expected}")]
+    Truncated {
+        /// Bytes needed.
+        expected: usize,
+        /// Bytes present.
+        actual: usize,
+    },
+    /// More bytes than the header announces.
+    #[error("network file too long: {actual} bytes, expected {expected}")]
+    TrailingBytes {
+        /// Bytes announced.
+        expected: usize,
+        /// Bytes present.
+        actual: usize,
+    },
+    /// Not a network file.
+    #[error("not a network file: bad magic bytes (expected \"OthNNUE1\")")]
+    BadMagic,
+    /// A version this code does not read.
+    #[error("network file version {0} is not supported (this engine reads version {VERSION})")]
+    UnsupportedVersion(u16),
+    /// Another pattern set.
+    #[error("network file for pattern set {0}; this engine reads pattern set {PATTERN_SET}")]
+    WrongPatternSet(u16),
+    /// Dimensions out of range or not those of the pattern set.
+    #[error("bad network dimensions: {0}")]
+    BadDimensions(String),
+    /// The checksum does not match the contents.
+    #[error("corrupt network file: checksum {stored:016x}, the contents give {computed:016x}")]
+    Checksum {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of the contents.
+        computed: u64,
+    },
+    /// A weight is NaN or infinite.
+    #[error("network weight {0} is not finite")]
+    NonFinite(usize),
+    /// A weight outside what the quantised inference represents.
+    #[error(
+        "network weight {index} ({value}) is outside the quantised range of its layer (±{limit})"
+    )]
+    OutOfRange {
+        /// The weight's index in the file's parameters.
+        index: usize,
+        /// Its value, as text.
+        value: String,
+        /// The largest magnitude the layer takes.
+        limit: f32,
+    },
+}
+
+/// 64-bit FNV-1a of `bytes`, skipping the checksum field (bytes 24 to 31).
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (i, &b) in bytes.iter().enumerate() {
+        if (24..32).contains(&i) {
+            continue;
+        }
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The network in `f32`, as the trainer computes it: the reference the quantised inference
+/// is tested against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// Accumulator width.
+    pub hidden: usize,
+    /// Second layer width.
+    pub l2: usize,
+    /// Phase buckets.
+    pub buckets: usize,
+    /// Embedding, `rows × hidden`.
+    pub emb: Vec<f32>,
+    /// Accumulator bias.
+    pub b0: Vec<f32>,
+    /// Second layer, `buckets × l2 × (hidden + 2)`.
+    pub w2: Vec<f32>,
+    /// Second layer bias, `buckets × l2`.
+    pub b2: Vec<f32>,
+    /// Output weights, `buckets × l2`.
+    pub w3: Vec<f32>,
+    /// Output bias, `buckets`.
+    pub b3: Vec<f32>,
+}
+
+impl FloatNet {
+    /// Parses a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<FloatNet, NnueError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC {
+                NnueError::BadMagic
+            } else {
+                NnueError::Truncated {
+                    expected: HEADER_LEN,
+                    actual: bytes.len(),
+                }
+            });
+        }
+        if bytes[..8] != MAGIC {
+            return Err(NnueError::BadMagic);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(NnueError::UnsupportedVersion(version));
+        }
+        let set = u16_at(10);
+        if set != PATTERN_SET {
+            return Err(NnueError::WrongPatternSet(set));
+        }
+        let (hidden, l2, buckets, extra) = (
+            u16_at(12) as usize,
+            u16_at(14) as usize,
+            u16_at(16) as usize,
+            u16_at(18) as usize,
+        );
+        if !(1..=MAX_HIDDEN).contains(&hidden)
+            || !(1..=MAX_L2).contains(&l2)
+            || !(1..=61).contains(&buckets)
+        {
+            return Err(NnueError::BadDimensions(format!(
+                "H {hidden} (1 to {MAX_HIDDEN}), L2 {l2} (1 to {MAX_L2}), buckets {buckets} (1 to 61)"
+            )));
+        }
+        if extra != EXTRA {
+            return Err(NnueError::BadDimensions(format!(
+                "{extra} global inputs, expected {EXTRA}"
+            )));
+        }
+        let rows = geometry().compact_patterns_len;
+        if u32_at(20) as usize != rows {
+            return Err(NnueError::BadDimensions(format!(
+                "{} embedding rows, the pattern set has {rows}",
+                u32_at(20)
+            )));
+        }
+        let sizes = [
+            rows * hidden,
+            hidden,
+            buckets * l2 * (hidden + EXTRA),
+            buckets * l2,
+            buckets * l2,
+            buckets,
+        ];
+        let count: usize = sizes.iter().sum();
+        if u32_at(32) as usize != count {
+            return Err(NnueError::BadDimensions(format!(
+                "{} parameters, the dimensions give {count}",
+                u32_at(32)
+            )));
+        }
+        let expected = HEADER_LEN + 4 * count;
+        if bytes.len() < expected {
+            return Err(NnueError::Truncated {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NnueError::TrailingBytes {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        let computed = checksum(bytes);
+        if stored != computed {
+            return Err(NnueError::Checksum { stored, computed });
+        }
+        let mut values = Vec::with_capacity(count);
+        for (i, chunk) in bytes[HEADER_LEN..].chunks_exact(4).enumerate() {
+            let v = f32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+            if !v.is_finite() {
+                return Err(NnueError::NonFinite(i));
+            }
+            values.push(v);
+        }
+        let mut rest = values.as_slice();
+        let mut take = |n: usize| {
+            let (a, b) = rest.split_at(n);
+            rest = b;
+            a.to_vec()
+        };
+        Ok(FloatNet {
+            hidden,
+            l2,
+            buckets,
+            emb: take(sizes[0]),
+            b0: take(sizes[1]),
+            w2: take(sizes[2]),
+            b2: take(sizes[3]),
+            w3: take(sizes[4]),
+            b3: take(sizes[5]),
+        })
+    }
+
+    /// The value of (`p`, `o`) in discs, computed in `f32` as the trainer computes it.
+    pub fn evaluate(&self, p: u64, o: u64) -> f32 {
+        let h = self.hidden;
+        let rows = raw_to_row();
+        let idx = instance_indices(p, o);
+        let mut acc = self.b0.clone();
+        for slot in 0..INSTANCE_COUNT {
+            let offset = PATTERNS[INSTANCES[slot].pattern as usize].offset;
+            let row = rows[offset + idx[slot] as usize] as usize;
+            for (a, w) in acc.iter_mut().zip(&self.emb[row * h..row * h + h]) {
+                *a += *w;
+            }
+        }
+        let mut x: Vec<f32> = acc.iter().map(|a| a.clamp(0.0, 1.0)).collect();
+        x.push(crate::movegen::moves(p, o).count_ones() as f32 / MOBILITY_SCALE);
+        x.push(crate::movegen::moves(o, p).count_ones() as f32 / MOBILITY_SCALE);
+        let n = h + EXTRA;
+        let b = bucket((!(p | o)).count_ones(), self.buckets);
+        let mut y = self.b3[b];
+        for k in 0..self.l2 {
+            let row = &self.w2[(b * self.l2 + k) * n..(b * self.l2 + k + 1) * n];
+            let z: f32 =
+                row.iter().zip(&x).map(|(w, v)| w * v).sum::<f32>() + self.b2[b * self.l2 + k];
+            y += self.w3[b * self.l2 + k] * z.clamp(0.0, 1.0);
+        }
+        y
+    }
+
+    /// The quantised network (see [`NnueEval`]), or an error naming a weight out of its
+    /// layer's range.
+    pub fn quantise(&self) -> Result<NnueEval, NnueError> {
+        let h = self.hidden;
+        let embed_limit = i16::MAX as f32 / EMBED_SCALE as f32;
+        let w2_limit = i16::MAX as f32 / W2_SCALE as f32;
+        let quantise = |values: &[f32], scale: i32, limit: f32, first: usize| {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    if v.abs() > limit {
+                        Err(NnueError::OutOfRange {
+                            index: first + i,
+                            value: v.to_string(),
+                            limit,
+                        })
+                    } else {
+                        Ok((v * scale as f32).round() as i16)
+                    }
+                })
+                .collect::<Result<Vec<i16>, NnueError>>()
+        };
+        let emb = quantise(&self.emb, EMBED_SCALE, embed_limit, 0)?;
+        let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, self.emb.len())?;
+        let n = h + EXTRA;
+        let mut w2_dense = Vec::with_capacity(self.buckets * self.l2 * h);
+        let mut w2_mobility = Vec::with_capacity(self.buckets * self.l2 * EXTRA);
+        let w2_first = self.emb.len() + self.b0.len();
+        for (r, row) in self.w2.chunks_exact(n).enumerate() {
+            w2_dense.extend(quantise(&row[..h], W2_SCALE, w2_limit, w2_first + r * n)?);
+            w2_mobility.extend_from_slice(&row[h..]);
+        }
+        Ok(NnueEval {
+            hidden: h,
+            l2: self.l2,
+            buckets: self.buckets,
+            emb,
+            b0,
+            w2: w2_dense,
+            w2_mobility,
+            b2: self.b2.clone(),
+            w3: self.w3.clone(),
+            b3: self.b3.clone(),
+            mpc_model: None,
+        })
+    }
+
+    /// The bytes of a network file holding this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let count = self.emb.len()
+            + self.b0.len()
+            + self.w2.len()
+            + self.b2.len()
+            + self.w3.len()
+            + self.b3.len();
+        let mut out = Vec::with_capacity(HEADER_LEN + 4 * count);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&PATTERN_SET.to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u16).to_le_bytes());
+        out.extend_from_slice(&(self.l2 as u16).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u16).to_le_bytes());
+        out.extend_from_slice(&(EXTRA as u16).to_le_bytes());
+        out.extend_from_slice(&(geometry().compact_patterns_len as u32).to_le_bytes());
+        out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(&(count as u32).to_le_bytes());
+        out.extend_from_slice(&[0; 4]);
+        for v in [&self.emb, &self.b0, &self.w2, &self.b2, &self.w3, &self.b3] {
+            for x in v.iter() {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let sum = checksum(&out);
+        out[24..32].copy_from_slice(&sum.to_le_bytes());
+        out
+    }
+}
+
+impl NnueEval {
+    /// Parses and quantises a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NnueEval, NnueError> {
+        FloatNet::from_bytes(bytes)?.quantise()
+    }
+
+    /// Whether `bytes` start like a network file (what `--eval-file` tells weight files by).
+    pub fn is_network_file(bytes: &[u8]) -> bool {
+        bytes.starts_with(&MAGIC)
+    }
+}

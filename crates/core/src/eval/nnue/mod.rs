@@ -1,0 +1,260 @@
+//! `NnueEval`: a small neural network over the pattern features, the evaluator of issue 55.
+//!
+//! ```text
+//! a   = b0 + Σ_{58 placements} E[row(placement)]            H values (int16)
+//! h1  = clamp(a, 0, 1)
+//! h2  = clamp(W2[b] · h1 + M[b] · (moves(p), moves(o)) / 16 + b2[b], 0, 1)   L2 values
+//! y   = W3[b] · h2 + b3[b]                                  discs for the side to move
+//! ```
+//!
+//! **Features.** The 58 placements of the 14 shapes of pattern set 3
+//! ([`super::pattern::geometry::INSTANCES`]), each read as a base-3 index (0 empty, 1 a disc of
+//! the side to move, 2 an opponent disc) and mapped to its *weight class* (indices equal under
+//! the symmetries that map the shape onto itself share a class). A shape's placements share
+//! one embedding table, so the network is exactly invariant under the eight board symmetries.
+//! `b` is the phase bucket, `empties * B / 61`.
+//!
+//! **Inference** is quantised: the embedding and the accumulator in `i16` at
+//! [`EMBED_SCALE`] per unit (so the clipped activation runs from 0 to `EMBED_SCALE`), the
+//! second layer's weights in `i16` at [`W2_SCALE`], its products summed in `i32`; the last few
+//! dozen operations in `f32`. The loops are written for the compiler to vectorise, and run
+//! inside the code path's trampoline ([`Cpu::run`]), so the AVX2 paths get AVX2 code and the
+//! portable path SSE2; every path gives the same integers (tested), within a small bound of
+//! the float reference ([`FloatNet`], tested on every shipped network).
+//!
+//! **State.** The searches evaluate a node's children one after another; the children's
+//! pattern indices come from their siblings' (the pattern evaluator's [`SiblingStack`], see
+//! [`super::pattern::siblings`]), so the per-thread state is the same as the pattern
+//! evaluator's. The accumulator itself is computed whole for each evaluation: a move changes
+//! the placements through about four squares, and the side to move changes with it, so an
+//! incremental accumulator would have to carry both sides' views and update about 20
+//! placements of each, more row loads than the 58 of a whole accumulator.
+//!
+//! The file format is [`mod@file`]'s; the trainer is `crates/nnue` (`nnue-train`).
+
+pub mod file;
+
+use std::sync::OnceLock;
+
+use crate::board::Board;
+use crate::cpu::{with_cpu, Cpu, CpuPath};
+use crate::eval::pattern::geometry::{
+    geometry, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_TABLES_LEN,
+};
+use crate::eval::pattern::{SiblingStack, Siblings};
+use crate::eval::{clamp_score, Evaluator};
+use crate::square::Square;
+
+use super::pattern::siblings::Indices;
+
+pub use file::{FloatNet, NnueError};
+
+/// Embedding and accumulator units per unit of activation (`i16`: an accumulator of up to
+/// ±32 units fits).
+pub const EMBED_SCALE: i32 = 1024;
+/// Second-layer weight units per unit (`i16`: weights up to ±4 fit).
+pub const W2_SCALE: i32 = 8192;
+/// The widest accumulator a network may have.
+pub const MAX_HIDDEN: usize = 256;
+/// The widest second layer a network may have.
+pub const MAX_L2: usize = 128;
+/// Scale of the mobility inputs: a move count is divided by this.
+pub const MOBILITY_SCALE: f32 = 16.0;
+
+/// `raw_to_row()[PATTERNS[p].offset + index]`: the embedding row of base-3 `index` of shape `p`.
+pub fn raw_to_row() -> &'static [u32] {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let g = geometry();
+        let mut t = vec![0u32; PATTERN_TABLES_LEN];
+        for (p, def) in PATTERNS.iter().enumerate() {
+            for (index, &class) in g.canon[p].iter().enumerate() {
+                t[def.offset + index] = (g.compact_offset[p] + class as usize) as u32;
+            }
+        }
+        t
+    })
+}
+
+/// Offset in [`raw_to_row`] of each placement's shape table.
+const SLOT_OFFSETS: [u32; INSTANCE_COUNT] = {
+    let mut out = [0u32; INSTANCE_COUNT];
+    let mut i = 0;
+    while i < INSTANCE_COUNT {
+        out[i] = PATTERNS[INSTANCES[i].pattern as usize].offset as u32;
+        i += 1;
+    }
+    out
+};
+
+/// The phase bucket of a position with `empties` empty squares among `buckets`.
+#[inline(always)]
+pub fn bucket(empties: u32, buckets: usize) -> usize {
+    ((empties as usize) * buckets / 61).min(buckets - 1)
+}
+
+/// The quantised network (see the module docs).
+pub struct NnueEval {
+    hidden: usize,
+    l2: usize,
+    buckets: usize,
+    /// `rows × hidden`, at [`EMBED_SCALE`].
+    emb: Vec<i16>,
+    /// `hidden`, at [`EMBED_SCALE`].
+    b0: Vec<i16>,
+    /// `buckets × l2 × hidden`, at [`W2_SCALE`].
+    w2: Vec<i16>,
+    /// `buckets × l2 × 2`: the mobility inputs' weights.
+    w2_mobility: Vec<f32>,
+    b2: Vec<f32>,
+    w3: Vec<f32>,
+    b3: Vec<f32>,
+    /// The Multi-ProbCut model fitted to this network, if one came with it.
+    mpc_model: Option<String>,
+}
+
+impl std::fmt::Debug for NnueEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "NnueEval {{ H {}, L2 {}, {} buckets }}",
+            self.hidden, self.l2, self.buckets
+        )
+    }
+}
+
+impl NnueEval {
+    /// The accumulator width H.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The second layer's width.
+    pub fn l2(&self) -> usize {
+        self.l2
+    }
+
+    /// The phase buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// This network with the Multi-ProbCut model `text` (read beside its file).
+    pub fn with_mpc_model_text(mut self, text: String) -> NnueEval {
+        self.mpc_model = Some(text);
+        self
+    }
+
+    /// The value in discs (before rounding) of (`p`, `o`) whose pattern indices are `idx`, on
+    /// the code path `C`.
+    #[inline(always)]
+    fn forward<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> f32 {
+        let h = self.hidden;
+        let rows = raw_to_row();
+        let mut acc = [0i16; MAX_HIDDEN];
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(&self.b0);
+        for (slot, &offset) in SLOT_OFFSETS.iter().enumerate() {
+            let row = rows[(offset + idx.0[slot] as u32) as usize] as usize;
+            let e = &self.emb[row * h..row * h + h];
+            for (a, &w) in acc.iter_mut().zip(e) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        for a in acc.iter_mut() {
+            *a = (*a).clamp(0, EMBED_SCALE as i16);
+        }
+        let empties = (!(p | o)).count_ones();
+        let b = bucket(empties, self.buckets);
+        let mobility = [
+            C::moves(p, o).count_ones() as f32 / MOBILITY_SCALE,
+            C::moves(o, p).count_ones() as f32 / MOBILITY_SCALE,
+        ];
+        let l2 = self.l2;
+        let w2 = &self.w2[b * l2 * h..(b + 1) * l2 * h];
+        let wm = &self.w2_mobility[b * l2 * 2..(b + 1) * l2 * 2];
+        let b2 = &self.b2[b * l2..(b + 1) * l2];
+        let w3 = &self.w3[b * l2..(b + 1) * l2];
+        let inv = 1.0 / (EMBED_SCALE as f32 * W2_SCALE as f32);
+        let mut y = self.b3[b];
+        for k in 0..l2 {
+            let row = &w2[k * h..(k + 1) * h];
+            let mut dot = 0i32;
+            for (&w, &a) in row.iter().zip(acc.iter()) {
+                dot += w as i32 * a as i32;
+            }
+            let z =
+                dot as f32 * inv + wm[2 * k] * mobility[0] + wm[2 * k + 1] * mobility[1] + b2[k];
+            y += w3[k] * z.clamp(0.0, 1.0);
+        }
+        y
+    }
+
+    /// The value in centi-discs of (`p`, `o`) whose indices are `idx`.
+    #[inline(always)]
+    fn centi<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> i32 {
+        let y = self.forward::<C>(idx, p, o) * 100.0;
+        clamp_score(y.round() as i64)
+    }
+
+    /// The value of `board` in discs before rounding (the quantised network), on the code
+    /// path `path`: for the tests against the float reference.
+    pub fn value_on(&self, board: &Board, path: CpuPath) -> f32 {
+        let (p, o) = (board.player(), board.opponent());
+        with_cpu!(path, C => C::run(|| self.forward::<C>(&Indices::of::<C>(p, o, true), p, o)))
+    }
+
+    /// The evaluation of the child of (`p`, `o`) reached by `sq` flipping `flips`, its
+    /// pattern indices taken from the work of its `siblings`.
+    #[inline]
+    pub fn evaluate_child_on<C: Cpu>(
+        &self,
+        siblings: &mut Siblings,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        C::run(|| {
+            let idx = siblings.child::<C>(p, o, sq, flips, true);
+            self.centi::<C>(&idx, o ^ flips, p ^ flips ^ sq.bit())
+        })
+    }
+}
+
+impl Evaluator for NnueEval {
+    type State = SiblingStack;
+
+    fn new_state(&self) -> SiblingStack {
+        SiblingStack::new()
+    }
+
+    fn evaluate(&self, board: &Board) -> i32 {
+        with_cpu!(CpuPath::current(), C => self.evaluate_on::<C>(board))
+    }
+
+    #[inline]
+    fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32 {
+        let (p, o) = (board.player(), board.opponent());
+        C::run(|| self.centi::<C>(&Indices::of::<C>(p, o, true), p, o))
+    }
+
+    #[inline]
+    fn evaluate_child_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        self.evaluate_child_on::<C>(state.current(), p, o, sq, flips)
+    }
+
+    fn mpc_model_text(&self) -> Option<&str> {
+        self.mpc_model.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests;
