@@ -23,7 +23,8 @@
 use thiserror::Error;
 
 use super::{
-    bucket, raw_to_row, NnueEval, EMBED_SCALE, MAX_HIDDEN, MAX_L2, MOBILITY_SCALE, W2_SCALE,
+    bucket, raw_to_row, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2, MOBILITY_SCALE,
+    W2_SCALE,
 };
 use crate::eval::pattern::geometry::instance_indices;
 use crate::eval::pattern::geometry::{geometry, INSTANCES, INSTANCE_COUNT, PATTERNS};
@@ -83,6 +84,18 @@ pub enum NnueError {
     /// A weight is NaN or infinite.
     #[error("network weight {0} is not finite")]
     NonFinite(usize),
+    /// Too many embedding weights beyond the `i8` range.
+    #[error("{clipped} of the network's {total} embedding weights are beyond ±{limit}, more than the {share}% the quantised inference clips")]
+    TooManyClipped {
+        /// Weights beyond the range.
+        clipped: usize,
+        /// Embedding weights in all.
+        total: usize,
+        /// The range.
+        limit: f32,
+        /// The most, in percent, that may clip.
+        share: f64,
+    },
     /// A weight outside what the quantised inference represents.
     #[error(
         "network weight {index} ({value}) is outside the quantised range of its layer (±{limit})"
@@ -298,7 +311,21 @@ impl FloatNet {
                 })
                 .collect::<Result<Vec<i16>, NnueError>>()
         };
-        let emb = quantise(&self.emb, EMBED_SCALE, embed_limit, 0)?;
+        let emb_limit = i8::MAX as f32 / EMBED_SCALE as f32;
+        let clipped = self.emb.iter().filter(|w| w.abs() > emb_limit).count();
+        if clipped as f64 > MAX_CLIPPED * self.emb.len() as f64 {
+            return Err(NnueError::TooManyClipped {
+                clipped,
+                total: self.emb.len(),
+                limit: emb_limit,
+                share: MAX_CLIPPED * 100.0,
+            });
+        }
+        let emb = self
+            .emb
+            .iter()
+            .map(|&w| (w * EMBED_SCALE as f32).round().clamp(-127.0, 127.0) as i8)
+            .collect();
         let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, self.emb.len())?;
         let n = h + EXTRA;
         let mut w2_dense = Vec::with_capacity(self.buckets * self.l2 * h);
