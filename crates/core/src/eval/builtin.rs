@@ -142,6 +142,29 @@ impl Evaluator for EngineEval {
         }
     }
 
+    #[inline]
+    fn order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+        match self {
+            EngineEval::Nnue(e) => e.order_in::<C>(state, p, o),
+            _ => self.evaluate_in::<C>(state, p, o),
+        }
+    }
+
+    #[inline]
+    fn order_child_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        match self {
+            EngineEval::Nnue(e) => e.order_child_in::<C>(state, p, o, sq, flips),
+            _ => self.evaluate_child_in::<C>(state, p, o, sq, flips),
+        }
+    }
+
     fn mpc_model_text(&self) -> Option<&str> {
         match self {
             EngineEval::Hand(_) => None,

@@ -118,6 +118,34 @@ pub trait Evaluator: Send + Sync {
         self.evaluate_on::<C>(&Board::from_bits_unchecked(o ^ flips, p ^ flips ^ sq.bit()))
     }
 
+    /// A value of the current node (`p`, `o`) of `state` used only to order moves (the
+    /// endgame's ordering searches): [`Evaluator::evaluate_in`] unless the evaluator has a
+    /// cheaper one that orders as well.
+    #[inline(always)]
+    fn order_in<C: Cpu>(&self, state: &mut Self::State, p: u64, o: u64) -> i32
+    where
+        Self: Sized,
+    {
+        self.evaluate_in::<C>(state, p, o)
+    }
+
+    /// A value of a child of the current node used only to order moves:
+    /// [`Evaluator::evaluate_child_in`] unless the evaluator has a cheaper one.
+    #[inline(always)]
+    fn order_child_in<C: Cpu>(
+        &self,
+        state: &mut Self::State,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32
+    where
+        Self: Sized,
+    {
+        self.evaluate_child_in::<C>(state, p, o, sq, flips)
+    }
+
     /// The text of the midgame Multi-ProbCut model fitted to this evaluator, if it has its own
     /// (the searcher uses the embedded model otherwise).
     fn mpc_model_text(&self) -> Option<&str> {

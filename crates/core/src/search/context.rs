@@ -114,6 +114,19 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self.eval.evaluate_in::<C>(&mut self.state, p, o)
     }
 
+    /// The ordering value of the current node (`p`, `o`) ([`Evaluator::order_in`]).
+    #[inline(always)]
+    pub(crate) fn order_value<C: Cpu>(&mut self, p: u64, o: u64) -> i32 {
+        self.eval.order_in::<C>(&mut self.state, p, o)
+    }
+
+    /// The ordering value of a child of the current node ([`Evaluator::order_child_in`]).
+    #[inline(always)]
+    pub(crate) fn order_child<C: Cpu>(&mut self, p: u64, o: u64, sq: Square, flips: u64) -> i32 {
+        self.eval
+            .order_child_in::<C>(&mut self.state, p, o, sq, flips)
+    }
+
     /// The evaluation of the child of the current node (`p`, `o`) reached by `sq` flipping
     /// `flips`, without visiting it.
     #[inline(always)]

@@ -381,7 +381,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
             let replies = C::moves(cp, co);
             let mobility = (replies.count_ones() + 2 * (replies & CORNERS).count_ones()) as i32;
             let mut key = if depth >= 3 {
-                -self.cx.evaluate_child::<C>(p, o, sq, f) - 40 * mobility
+                -self.cx.order_child::<C>(p, o, sq, f) - 40 * mobility
             } else {
                 -100 * mobility
             };

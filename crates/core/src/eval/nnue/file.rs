@@ -347,6 +347,7 @@ impl FloatNet {
             w3: self.w3.clone(),
             b3: self.b3.clone(),
             mpc_model: None,
+            orderer: None,
         })
     }
 

@@ -38,14 +38,14 @@
 
 pub mod file;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::board::Board;
 use crate::cpu::{with_cpu, Cpu, CpuPath};
 use crate::eval::pattern::geometry::{
     geometry, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_TABLES_LEN,
 };
-use crate::eval::pattern::{SiblingStack, Siblings};
+use crate::eval::pattern::{PatternEval, SiblingStack, Siblings};
 use crate::eval::{clamp_score, Evaluator};
 use crate::square::Square;
 
@@ -93,6 +93,44 @@ const SLOT_OFFSETS: [u32; INSTANCE_COUNT] = {
     out
 };
 
+/// Asks the processor to bring `table[start..]` into the cache (a hint: nothing happens on
+/// targets without one, and a start past the table is never read).
+#[inline(always)]
+fn prefetch(table: &[i8], start: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if start < table.len() {
+        // SAFETY: the address is inside `table`; a prefetch reads nothing architecturally and
+        // cannot fault, whatever the address.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                table.as_ptr().add(start),
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, start);
+}
+
+/// The accumulator of a network of width `H` (a constant, so that it lives in registers):
+/// `b0` plus the rows of `emb` starting at `starts`, into `acc[..H]`.
+#[inline(always)]
+fn accumulate<const H: usize>(
+    emb: &[i8],
+    b0: &[i16],
+    starts: &[usize],
+    acc: &mut [i16; MAX_HIDDEN],
+) {
+    let mut sum = [0i16; H];
+    sum.copy_from_slice(&b0[..H]);
+    for &start in starts {
+        let row: &[i8; H] = emb[start..start + H].try_into().expect("a whole row");
+        for (a, &w) in sum.iter_mut().zip(row) {
+            *a = a.wrapping_add(w as i16);
+        }
+    }
+    acc[..H].copy_from_slice(&sum);
+}
+
 /// The phase bucket of a position with `empties` empty squares among `buckets`.
 #[inline(always)]
 pub fn bucket(empties: u32, buckets: usize) -> usize {
@@ -117,6 +155,8 @@ pub struct NnueEval {
     b3: Vec<f32>,
     /// The Multi-ProbCut model fitted to this network, if one came with it.
     mpc_model: Option<String>,
+    /// The cheaper evaluator that orders moves, if any ([`NnueEval::with_orderer`]).
+    orderer: Option<Arc<PatternEval>>,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -145,6 +185,18 @@ impl NnueEval {
         self.buckets
     }
 
+    /// This network with `orderer` valuing positions for move ordering (the midgame's ordering
+    /// of children, the endgame's ordering searches), where a cheaper evaluation orders about
+    /// as well; the network still values every leaf and every ProbCut test. Pattern weights
+    /// that do not read pattern set 3's shapes are not taken (they would share the siblings'
+    /// indices without those shapes').
+    pub fn with_orderer(mut self, orderer: Arc<PatternEval>) -> NnueEval {
+        if orderer.uses_set3_shapes() {
+            self.orderer = Some(orderer);
+        }
+        self
+    }
+
     /// This network with the Multi-ProbCut model `text` (read beside its file).
     pub fn with_mpc_model_text(mut self, text: String) -> NnueEval {
         self.mpc_model = Some(text);
@@ -157,16 +209,27 @@ impl NnueEval {
     fn forward<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> f32 {
         let h = self.hidden;
         let rows = raw_to_row();
+        // Every row first, each prefetched: the 58 rows are independent loads from a table
+        // larger than the L2 cache, and the accumulation below would otherwise keep only a
+        // few of them in flight.
+        let mut starts = [0usize; INSTANCE_COUNT];
+        for (slot, (start, &offset)) in starts.iter_mut().zip(&SLOT_OFFSETS).enumerate() {
+            *start = rows[(offset + idx.0[slot] as u32) as usize] as usize * h;
+            prefetch(&self.emb, *start);
+        }
         let mut acc = [0i16; MAX_HIDDEN];
-        let acc = &mut acc[..h];
-        acc.copy_from_slice(&self.b0);
-        for (slot, &offset) in SLOT_OFFSETS.iter().enumerate() {
-            let row = rows[(offset + idx.0[slot] as u32) as usize] as usize;
-            let e = &self.emb[row * h..row * h + h];
-            for (a, &w) in acc.iter_mut().zip(e) {
-                *a = a.wrapping_add(w as i16);
+        if h == 64 {
+            accumulate::<64>(&self.emb, &self.b0, &starts, &mut acc);
+        } else {
+            let acc = &mut acc[..h];
+            acc.copy_from_slice(&self.b0);
+            for &start in &starts {
+                for (a, &w) in acc.iter_mut().zip(&self.emb[start..start + h]) {
+                    *a = a.wrapping_add(w as i16);
+                }
             }
         }
+        let acc = &mut acc[..h];
         for a in acc.iter_mut() {
             *a = (*a).clamp(0, EMBED_SCALE as i16);
         }
@@ -255,6 +318,29 @@ impl Evaluator for NnueEval {
         flips: u64,
     ) -> i32 {
         self.evaluate_child_on::<C>(state.current(), p, o, sq, flips)
+    }
+
+    #[inline]
+    fn order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+        match &self.orderer {
+            Some(pattern) => pattern.evaluate_in::<C>(state, p, o),
+            None => self.evaluate_in::<C>(state, p, o),
+        }
+    }
+
+    #[inline]
+    fn order_child_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        match &self.orderer {
+            Some(pattern) => pattern.evaluate_child_in::<C>(state, p, o, sq, flips),
+            None => self.evaluate_child_in::<C>(state, p, o, sq, flips),
+        }
     }
 
     fn mpc_model_text(&self) -> Option<&str> {

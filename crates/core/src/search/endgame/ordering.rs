@@ -167,7 +167,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     #[inline(always)]
     fn order_child_eval(&mut self, p: u64, o: u64, sq: Square, flips: u64) -> i32 {
         self.order_evals.set(self.order_evals.get() + 1);
-        self.cx.evaluate_child::<C>(p, o, sq, flips)
+        self.cx.order_child::<C>(p, o, sq, flips)
     }
 
     /// The evaluation of the current node (`p`, `o`) for the side to move, centi-discs,
@@ -175,7 +175,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     #[inline(always)]
     fn order_eval(&mut self, p: u64, o: u64) -> i32 {
         self.order_evals.set(self.order_evals.get() + 1);
-        self.cx.evaluate::<C>(p, o)
+        self.cx.order_value::<C>(p, o)
     }
 
     /// An alpha-beta search of `depth` plies with the evaluator at its leaves, for ordering
