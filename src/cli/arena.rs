@@ -22,7 +22,7 @@ pub struct SeriesArgs {
     /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series), start, or
     /// file:PATH (one move string a line, e.g. f5d6c3d3; `#` comments), drawn as xot is.
     #[arg(long)]
-    openings: Option<OpeningSource>,
+    pub(super) openings: Option<OpeningSource>,
     /// Seed for openings and random players (same seed, same games for deterministic players).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -47,7 +47,7 @@ pub struct SeriesArgs {
     startup_timeout: f64,
     /// Write every game to this GGF file, one per line.
     #[arg(long)]
-    ggf: Option<PathBuf>,
+    pub(super) ggf: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -91,9 +91,9 @@ impl SeriesArgs {
 #[derive(Args)]
 pub struct MatchArgs {
     /// Player A (e.g. engine, iago:4, maximizer:weighted, nboard:self=target/release/othello).
-    a: PlayerSpec,
+    pub(super) a: PlayerSpec,
     /// Player B.
-    b: PlayerSpec,
+    pub(super) b: PlayerSpec,
     /// Pairs of games (each opening twice, colours swapped).
     #[arg(long, conflicts_with = "games")]
     pairs: Option<usize>,
@@ -117,13 +117,13 @@ pub struct MatchArgs {
     audit: Option<AuditPoints>,
     /// Write the audit as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "audit")]
-    audit_json: Option<PathBuf>,
+    pub(super) audit_json: Option<PathBuf>,
     /// Print the summary (and the audit's, with --audit) as one JSON object on one line
     /// instead of the tables, for scripts (fields in docs/COMMANDS.md).
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    series: SeriesArgs,
+    pub(super) series: SeriesArgs,
 }
 
 /// `othello match`, then its audit if asked for (once every game is over, so that the solves
@@ -196,12 +196,12 @@ pub fn run_match(
 pub struct TournamentArgs {
     /// The players (at least two).
     #[arg(required = true, num_args = 2..)]
-    players: Vec<PlayerSpec>,
+    pub(super) players: Vec<PlayerSpec>,
     /// Pairs of games per pairing.
     #[arg(long, default_value_t = 5)]
     pairs: usize,
     #[command(flatten)]
-    series: SeriesArgs,
+    pub(super) series: SeriesArgs,
 }
 
 /// `othello tournament`.
@@ -233,7 +233,7 @@ pub fn tournament(
 pub struct PlayArgs {
     /// The opponent (default: the engine).
     #[arg(default_value = "engine")]
-    opponent: PlayerSpec,
+    pub(super) opponent: PlayerSpec,
     /// Your colour: black (moves first) or white.
     #[arg(long, default_value = "black", value_parser = ["black", "white"])]
     color: String,
@@ -256,7 +256,7 @@ pub struct PlayArgs {
     /// Where to save the game (default: games/othello-game-<unix time>.ggf, the folder made
     /// if missing).
     #[arg(long)]
-    ggf: Option<PathBuf>,
+    pub(super) ggf: Option<PathBuf>,
     /// Start from this position, a board string (64 squares and the side to move), instead
     /// of the standard start.
     #[arg(long, value_parser = super::search::parse_board, allow_hyphen_values = true)]
@@ -268,7 +268,7 @@ pub struct PlayArgs {
     /// Start from a game of this file (GGF, PGN, WTHOR .wtb or a move transcript): its start
     /// and its moves (all, or those of --after).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "moves"])]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// Which game of --file, from 1.
     #[arg(long, value_name = "K", default_value_t = 1, requires = "file", value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,

@@ -207,7 +207,7 @@ fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> 
 pub struct SolveArgs {
     /// The OBF file, or `-` for positions on stdin, one per line (implies --jsonl).
     #[arg(required_unless_present_any = ["board", "moves"])]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// Solve this one position instead, a board string (64 squares and the side to move).
     #[arg(long, value_parser = parse_board, allow_hyphen_values = true, conflicts_with_all = ["file", "moves", "jsonl"])]
     board: Option<Position>,
@@ -346,7 +346,7 @@ fn solve_stream(
 ))]
 pub struct QualityArgs {
     /// The OBF file, with every legal move's exact score (e.g. tests/data/quality-30.obf).
-    file: PathBuf,
+    pub(super) file: PathBuf,
     /// Midgame depth of every search.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
@@ -413,7 +413,7 @@ pub struct NboardArgs {
     /// format; a file that does not exist starts as a copy of the embedded book, and
     /// `learn` saves to it). NBoard: `set book ...`.
     #[arg(long, default_value = "default", value_name = "default|off|FILE")]
-    book: othello::book::BookChoice,
+    pub(super) book: othello::book::BookChoice,
     /// Play uniformly among the book moves within this many discs of the best (NBoard:
     /// `set bookrandomness D`).
     #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
@@ -477,7 +477,7 @@ pub struct GtpArgs {
     threads: Option<usize>,
     /// The opening book: default (the embedded one), off, or a book file.
     #[arg(long, default_value = "default", value_name = "default|off|FILE")]
-    book: othello::book::BookChoice,
+    pub(super) book: othello::book::BookChoice,
     /// Play uniformly among the book moves within this many discs of the best.
     #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
     book_randomness: f64,
