@@ -202,6 +202,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             let t0 = Instant::now();
             let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             othello::files::check_output(&path, &inputs)?;
+            // Whatever is at BOOK.journal must be a journal: it is truncated below.
+            file::check_journal(&path)?;
             let read = gamedb::read_all_with(&files, &input.options())?;
             let mut games = Vec::new();
             for (_, records) in &read {
