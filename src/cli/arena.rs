@@ -88,6 +88,17 @@ impl SeriesArgs {
     }
 }
 
+/// An error rate of the SPRT: a finite number strictly between 0 and 1 (`2`, `inf` or `NaN`
+/// would make its bounds meaningless: a test that stops at once, or never).
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!(
+            "{s:?} is not an error rate: a number strictly between 0 and 1, e.g. 0.05"
+        )),
+    }
+}
+
 #[derive(Args)]
 pub struct MatchArgs {
     /// Player A (e.g. engine, iago:4, maximizer:weighted, nboard:self=target/release/othello).
@@ -103,11 +114,11 @@ pub struct MatchArgs {
     /// An SPRT: stop when H0 (Elo = elo0) or H1 (Elo = elo1) is accepted.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<Sprt>,
-    /// The SPRT's false positive rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    /// The SPRT's false positive rate, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
     alpha: f64,
-    /// The SPRT's false negative rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    /// The SPRT's false negative rate, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
     beta: f64,
     /// After all games are played, audit them against exact values from each of these numbers
     /// of empty squares (1 to 40), e.g. 24 or 24,20: per side, the exact value at the point,

@@ -18,6 +18,21 @@ use super::games::GamesInput;
 use super::search::parse_threads;
 use super::{fail, CliResult};
 
+/// The most games `selfplay --games` asks for (about 600 million positions).
+pub const MAX_SELFPLAY_GAMES: u32 = 10_000_000;
+/// The most positions `calibrate --positions` asks for.
+pub const MAX_CALIBRATE_POSITIONS: usize = 10_000_000;
+
+/// `calibrate --positions`: a count up to [`MAX_CALIBRATE_POSITIONS`].
+fn parse_positions(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_CALIBRATE_POSITIONS as u64 => Ok(n as usize),
+        _ => Err(format!(
+            "{s:?} is not a count from 0 to {MAX_CALIBRATE_POSITIONS}"
+        )),
+    }
+}
+
 #[derive(Args)]
 pub struct LabelArgs {
     /// Game files or directories (WTHOR .wtb, PGN, GGF, transcripts), in this order.
@@ -117,8 +132,8 @@ pub struct SelfplayArgs {
     /// The data file to create or extend.
     #[arg(long, default_value = "selfplay.dat")]
     pub(super) out: PathBuf,
-    /// Games 0..N are wanted in the file.
-    #[arg(long, default_value_t = 1000)]
+    /// Games 0..N are wanted in the file (at most 10,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=MAX_SELFPLAY_GAMES as i64))]
     pub(super) games: u32,
     /// Run seed (stored in the file; resuming needs the same one).
     #[arg(long, default_value_t = 1)]
@@ -196,8 +211,8 @@ pub struct CalibrateArgs {
     /// The model file to write.
     #[arg(long, default_value = "mpc.txt")]
     pub(super) out: PathBuf,
-    /// Positions 0..N are wanted in the samples file.
-    #[arg(long, default_value_t = 2000)]
+    /// Positions 0..N are wanted in the samples file (at most 10,000,000).
+    #[arg(long, default_value_t = 2000, value_parser = parse_positions)]
     positions: usize,
     /// Deepest full-width search per position (default 12, with --endgame 10).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]

@@ -2,7 +2,7 @@
 //! [`super::solve_stream`]), `quality`, the NBoard protocol (`nboard`, or no subcommand) and
 //! GTP (`gtp`).
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -318,7 +318,18 @@ fn solve_stream(
         run_solve_stream(&mut io::stdin().lock(), options, out)
     } else {
         let f = othello::files::open(file).map_err(|e| fail(format!("cannot read {e}")))?;
-        run_solve_stream(&mut BufReader::new(f), options, out)
+        // The cap of every text file of positions, as `solve FILE` reads it: checked on the
+        // open file, and the reader stops there if it grows meanwhile.
+        let cap = othello::files::TEXT_MAX_BYTES;
+        let len = f.metadata().map_or(0, |m| m.len());
+        if len > cap {
+            return Err(fail(format!(
+                "cannot read {}: larger than {} MiB, the most this kind of file may hold",
+                file.display(),
+                cap / othello::files::MIB
+            )));
+        }
+        run_solve_stream(&mut BufReader::new(f.take(cap)), options, out)
     };
     let summary = match summary {
         Ok(summary) => summary,
