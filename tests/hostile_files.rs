@@ -291,7 +291,7 @@ fn row3_special_outputs_are_refused_and_links_are_followed() {
         &["nboard", "--book", link.to_str().unwrap()],
         &format!("set game {}\nlearn\nping 1\n", ggf_game(2)),
     );
-    refused(&r, &link, "No such file");
+    refused(&r, &link, "dangling link");
     assert!(is_symlink(&link) && !real.exists());
     // Once the link points to a book, learning writes that book.
     std::fs::copy(

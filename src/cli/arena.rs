@@ -22,7 +22,7 @@ pub struct SeriesArgs {
     /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series), start, or
     /// file:PATH (one move string a line, e.g. f5d6c3d3; `#` comments), drawn as xot is.
     #[arg(long)]
-    openings: Option<OpeningSource>,
+    pub(super) openings: Option<OpeningSource>,
     /// Seed for openings and random players (same seed, same games for deterministic players).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -47,7 +47,7 @@ pub struct SeriesArgs {
     startup_timeout: f64,
     /// Write every game to this GGF file, one per line.
     #[arg(long)]
-    ggf: Option<PathBuf>,
+    pub(super) ggf: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -88,12 +88,23 @@ impl SeriesArgs {
     }
 }
 
+/// An error rate of the SPRT: a finite number strictly between 0 and 1 (`2`, `inf` or `NaN`
+/// would make its bounds meaningless: a test that stops at once, or never).
+fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!(
+            "{s:?} is not an error rate: a number strictly between 0 and 1, e.g. 0.05"
+        )),
+    }
+}
+
 #[derive(Args)]
 pub struct MatchArgs {
     /// Player A (e.g. engine, iago:4, maximizer:weighted, nboard:self=target/release/othello).
-    a: PlayerSpec,
+    pub(super) a: PlayerSpec,
     /// Player B.
-    b: PlayerSpec,
+    pub(super) b: PlayerSpec,
     /// Pairs of games (each opening twice, colours swapped).
     #[arg(long, conflicts_with = "games")]
     pairs: Option<usize>,
@@ -103,11 +114,11 @@ pub struct MatchArgs {
     /// An SPRT: stop when H0 (Elo = elo0) or H1 (Elo = elo1) is accepted.
     #[arg(long, value_name = "ELO0,ELO1")]
     sprt: Option<Sprt>,
-    /// The SPRT's false positive rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    /// The SPRT's false positive rate, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
     alpha: f64,
-    /// The SPRT's false negative rate.
-    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    /// The SPRT's false negative rate, strictly between 0 and 1.
+    #[arg(long, default_value_t = 0.05, requires = "sprt", value_parser = parse_rate)]
     beta: f64,
     /// After all games are played, audit them against exact values from each of these numbers
     /// of empty squares (1 to 40), e.g. 24 or 24,20: per side, the exact value at the point,
@@ -117,13 +128,13 @@ pub struct MatchArgs {
     audit: Option<AuditPoints>,
     /// Write the audit as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "audit")]
-    audit_json: Option<PathBuf>,
+    pub(super) audit_json: Option<PathBuf>,
     /// Print the summary (and the audit's, with --audit) as one JSON object on one line
     /// instead of the tables, for scripts (fields in docs/COMMANDS.md).
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    series: SeriesArgs,
+    pub(super) series: SeriesArgs,
 }
 
 /// `othello match`, then its audit if asked for (once every game is over, so that the solves
@@ -196,12 +207,12 @@ pub fn run_match(
 pub struct TournamentArgs {
     /// The players (at least two).
     #[arg(required = true, num_args = 2..)]
-    players: Vec<PlayerSpec>,
+    pub(super) players: Vec<PlayerSpec>,
     /// Pairs of games per pairing.
     #[arg(long, default_value_t = 5)]
     pairs: usize,
     #[command(flatten)]
-    series: SeriesArgs,
+    pub(super) series: SeriesArgs,
 }
 
 /// `othello tournament`.
@@ -233,7 +244,7 @@ pub fn tournament(
 pub struct PlayArgs {
     /// The opponent (default: the engine).
     #[arg(default_value = "engine")]
-    opponent: PlayerSpec,
+    pub(super) opponent: PlayerSpec,
     /// Your colour: black (moves first) or white.
     #[arg(long, default_value = "black", value_parser = ["black", "white"])]
     color: String,
@@ -256,7 +267,7 @@ pub struct PlayArgs {
     /// Where to save the game (default: games/othello-game-<unix time>.ggf, the folder made
     /// if missing).
     #[arg(long)]
-    ggf: Option<PathBuf>,
+    pub(super) ggf: Option<PathBuf>,
     /// Start from this position, a board string (64 squares and the side to move), instead
     /// of the standard start.
     #[arg(long, value_parser = super::search::parse_board, allow_hyphen_values = true)]
@@ -268,7 +279,7 @@ pub struct PlayArgs {
     /// Start from a game of this file (GGF, PGN, WTHOR .wtb or a move transcript): its start
     /// and its moves (all, or those of --after).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "moves"])]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// Which game of --file, from 1.
     #[arg(long, value_name = "K", default_value_t = 1, requires = "file", value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,

@@ -23,7 +23,7 @@ pub struct AuditArgs {
     /// Game files: GGF as `othello match --ggf` writes it (also WTHOR .wtb, PGN and move
     /// transcripts). Players are told apart by name (the GGF PB and PW tags).
     #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(super) files: Vec<PathBuf>,
     /// Audit points: numbers of empty squares (1 to 40), e.g. 24 or 24,20. Each game is
     /// solved exactly from the largest point to its end.
     #[arg(long, value_name = "LIST")]
@@ -33,11 +33,11 @@ pub struct AuditArgs {
     jobs: u64,
     /// Also write the report as JSON to this file (fields in docs/REVIEW.md).
     #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    pub(super) json: Option<PathBuf>,
     /// Read the files in this format (wtb, pgn, ggf or txt) instead of the one their
     /// extensions imply.
     #[arg(long, value_name = "FORMAT")]
-    from: Option<Format>,
+    pub(super) from: Option<Format>,
     /// Transposition table size of each worker in MiB.
     #[arg(long, default_value_t = DEFAULT_AUDIT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,

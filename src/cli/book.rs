@@ -73,9 +73,9 @@ pub enum BookCommand {
         /// Add positions up to this many moves from the start.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
         plies: u32,
-        /// Stop after adding this many positions.
-        #[arg(long, default_value_t = 1000)]
-        max_new: usize,
+        /// Stop after adding this many positions (at most 10,000,000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+        max_new: u64,
         #[command(flatten)]
         search: SearchArgs,
     },
@@ -202,6 +202,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             let t0 = Instant::now();
             let inputs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             othello::files::check_output(&path, &inputs)?;
+            // Whatever is at BOOK.journal must be a journal: it is truncated below.
+            file::check_journal(&path)?;
             let read = gamedb::read_all_with(&files, &input.options())?;
             let mut games = Vec::new();
             for (_, records) in &read {
@@ -283,7 +285,7 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                 &DeviateSettings {
                     tolerance: CentiDiscs::from_discs(tolerance).to_i16_clamped(),
                     plies,
-                    max_new,
+                    max_new: max_new as usize,
                 },
                 &stop,
             )?;

@@ -65,13 +65,13 @@ pub struct GamesInput {
     /// Read every input in this format (wtb, pgn, ggf or txt) instead of the one its extension
     /// implies (.wtb, .pgn, .ggf; anything else is a transcript).
     #[arg(long, value_name = "FORMAT")]
-    from: Option<Format>,
+    pub(super) from: Option<Format>,
     /// WTHOR player names for .wtb inputs (default: WTHOR.JOU beside each .wtb file).
     #[arg(long, value_name = "WTHOR.JOU")]
-    players: Option<PathBuf>,
+    pub(super) players: Option<PathBuf>,
     /// WTHOR tournament names for .wtb inputs (default: WTHOR.TRN beside each .wtb file).
     #[arg(long, value_name = "WTHOR.TRN")]
-    tournaments: Option<PathBuf>,
+    pub(super) tournaments: Option<PathBuf>,
 }
 
 impl GamesInput {

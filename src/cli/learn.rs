@@ -18,16 +18,31 @@ use super::games::GamesInput;
 use super::search::parse_threads;
 use super::{fail, CliResult};
 
+/// The most games `selfplay --games` asks for (about 600 million positions).
+pub const MAX_SELFPLAY_GAMES: u32 = 10_000_000;
+/// The most positions `calibrate --positions` asks for.
+pub const MAX_CALIBRATE_POSITIONS: usize = 10_000_000;
+
+/// `calibrate --positions`: a count up to [`MAX_CALIBRATE_POSITIONS`].
+fn parse_positions(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_CALIBRATE_POSITIONS as u64 => Ok(n as usize),
+        _ => Err(format!(
+            "{s:?} is not a count from 0 to {MAX_CALIBRATE_POSITIONS}"
+        )),
+    }
+}
+
 #[derive(Args)]
 pub struct LabelArgs {
     /// Game files or directories (WTHOR .wtb, PGN, GGF, transcripts), in this order.
     #[arg(required = true)]
-    files: Vec<PathBuf>,
+    pub(super) files: Vec<PathBuf>,
     #[command(flatten)]
-    input: GamesInput,
+    pub(super) input: GamesInput,
     /// The data file to create or extend.
     #[arg(long)]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Solve positions with at most this many empties exactly.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=30))]
     exact_empties: u32,
@@ -116,10 +131,10 @@ pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
 pub struct SelfplayArgs {
     /// The data file to create or extend.
     #[arg(long, default_value = "selfplay.dat")]
-    out: PathBuf,
-    /// Games 0..N are wanted in the file.
-    #[arg(long, default_value_t = 1000)]
-    games: u32,
+    pub(super) out: PathBuf,
+    /// Games 0..N are wanted in the file (at most 10,000,000).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(0..=MAX_SELFPLAY_GAMES as i64))]
+    pub(super) games: u32,
     /// Run seed (stored in the file; resuming needs the same one).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -139,7 +154,7 @@ pub struct SelfplayArgs {
     /// openings were recorded, with the same --seed and --random-plies) to OUT, labelled
     /// with each game's result.
     #[arg(long, value_name = "DATA")]
-    openings_of: Option<PathBuf>,
+    pub(super) openings_of: Option<PathBuf>,
     /// Label earlier positions by a search of this depth instead of the game result.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
     label_depth: Option<u32>,
@@ -192,12 +207,12 @@ pub struct CalibrateArgs {
     /// The samples file to create or extend (one line per measured position; default
     /// data/mpc-samples.txt, with --endgame data/end-samples.txt).
     #[arg(long)]
-    samples: Option<PathBuf>,
+    pub(super) samples: Option<PathBuf>,
     /// The model file to write.
     #[arg(long, default_value = "mpc.txt")]
-    out: PathBuf,
-    /// Positions 0..N are wanted in the samples file.
-    #[arg(long, default_value_t = 2000)]
+    pub(super) out: PathBuf,
+    /// Positions 0..N are wanted in the samples file (at most 10,000,000).
+    #[arg(long, default_value_t = 2000, value_parser = parse_positions)]
     positions: usize,
     /// Deepest full-width search per position (default 12, with --endgame 10).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
@@ -209,7 +224,7 @@ pub struct CalibrateArgs {
     /// positions exactly, fit the exact score against shallow searches, and write the
     /// evaluator's model (or --base) with these `end` lines (see docs/TRANSITION.md).
     #[arg(long)]
-    endgame: bool,
+    pub(super) endgame: bool,
     /// With --endgame: the empties of the sampled positions, MIN..MAX.
     #[arg(
         long,
@@ -221,11 +236,11 @@ pub struct CalibrateArgs {
     /// With --endgame: take the positions from these game files or directories (WTHOR .wtb,
     /// PGN, GGF, transcripts) instead of drawing them.
     #[arg(long, requires = "endgame", num_args = 1.., value_name = "FILE|DIR")]
-    games: Vec<PathBuf>,
+    pub(super) games: Vec<PathBuf>,
     /// With --endgame: the model file whose midgame lines (and leading comments) the output
     /// keeps (default: the evaluator's model).
     #[arg(long, requires = "endgame", value_name = "FILE")]
-    base: Option<PathBuf>,
+    pub(super) base: Option<PathBuf>,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = SHARED_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_SHARED_HASH_MB as u64))]
     hash: u64,
@@ -405,10 +420,10 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
 pub struct EvalErrorArgs {
     /// Data files written by `othello selfplay`.
     #[arg(required = true)]
-    data: Vec<PathBuf>,
+    pub(super) data: Vec<PathBuf>,
     /// Evaluators to score: default, hand or a weight file (repeatable).
     #[arg(long = "eval", default_values = ["default", "hand"])]
-    evals: Vec<EvalChoice>,
+    pub(super) evals: Vec<EvalChoice>,
     /// Fraction of games held out for validation (as given to `train`).
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
@@ -418,7 +433,7 @@ pub struct EvalErrorArgs {
     /// Instead of data files, score against exact values: OBF files whose moves carry solved
     /// scores (each position and the position after each scored move), by empty squares.
     #[arg(long)]
-    exact: bool,
+    pub(super) exact: bool,
 }
 
 /// `othello eval-error`.
@@ -451,10 +466,10 @@ pub fn eval_error(args: EvalErrorArgs, out: &mut impl Write) -> CliResult {
 pub struct TrainArgs {
     /// Data files written by `othello selfplay`.
     #[arg(required = true)]
-    data: Vec<PathBuf>,
+    pub(super) data: Vec<PathBuf>,
     /// The weight file to write.
     #[arg(long, default_value = "weights.bin")]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// Number of game phases (1 to 61).
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u32).range(1..=61))]
     phases: u32,
@@ -484,7 +499,7 @@ pub struct TrainArgs {
     /// towards them, and weights the data does not reach keep their values (a weight file with
     /// the same number of phases, or `default` for the embedded weights).
     #[arg(long, value_name = "PATH|default")]
-    prior: Option<PathBuf>,
+    pub(super) prior: Option<PathBuf>,
     /// Fraction of games held out for validation.
     #[arg(long, default_value_t = 0.1)]
     validation: f64,
@@ -503,10 +518,10 @@ pub struct TrainArgs {
 #[derive(Args)]
 pub struct CentreArgs {
     /// The weight file to centre (its `.mpc` model, if any, is copied beside the output).
-    weights: PathBuf,
+    pub(super) weights: PathBuf,
     /// The centred weight file to write.
     #[arg(long)]
-    out: PathBuf,
+    pub(super) out: PathBuf,
     /// The depths whose iteration values are averaged, FROM-TO (use an even number of them,
     /// so that the odd/even swing cancels).
     #[arg(long, default_value = "10-19", value_parser = parse_depth_band)]
@@ -595,12 +610,14 @@ pub fn centre(args: CentreArgs, out: &mut impl Write) -> CliResult {
     })
     .map_err(|e| fail(e.to_string()))?;
     let out = lines.finish()?;
-    centred.save(&args.out).map_err(|e| fail(e.to_string()))?;
+    // The model first: weights are never left without the model they were centred with (both
+    // paths were checked before the work).
     if let Some(text) = centred.mpc_model_text() {
         let model = args.out.with_extension("mpc");
         othello::files::write_atomically(&model, text.as_bytes())
             .map_err(|e| fail(format!("cannot write {e}")))?;
     }
+    centred.save(&args.out).map_err(|e| fail(e.to_string()))?;
     writeln!(
         out,
         "wrote {} (parity weights shifted by {shift:+.3} discs, tempo {tempo:+.3})",

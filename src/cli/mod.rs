@@ -24,6 +24,7 @@ pub mod learn;
 pub mod play;
 pub mod progress;
 pub mod review;
+pub mod roles;
 pub mod search;
 pub mod solve_stream;
 
@@ -84,17 +85,17 @@ pub fn fail(message: impl Into<String>) -> CliError {
 )]
 pub struct Cli {
     #[command(subcommand)]
-    command: Option<Command>,
+    pub(crate) command: Option<Command>,
     /// The engine's evaluation: a pattern weight file, `hand` (the hand-tuned evaluator) or
     /// `default` (the embedded weights). In match, tournament and play it applies to `engine`
     /// players without `eval=`. A file that cannot be used stops the program; without this
     /// option, $OTHELLO_EVAL_FILE is tried and the embedded weights are the fallback.
     #[arg(long, global = true, value_name = "PATH|hand|default")]
-    eval_file: Option<EvalChoice>,
+    pub(crate) eval_file: Option<EvalChoice>,
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
     Nboard(search::NboardArgs),
     /// Speak the Go Text Protocol (GTP 2, with GoGui's rules commands) on stdin/stdout, for
@@ -247,6 +248,8 @@ pub const TERMINAL_GREETING: &str = concat!(
 
 /// Runs the command line: the subcommand, or the NBoard protocol without one.
 pub fn run(cli: Cli) -> CliResult {
+    // The one rule for files, before any work (the table is in roles.rs).
+    roles::check(&cli)?;
     let eval = engine_eval(cli.eval_file.as_ref())?;
     let global = cli.eval_file.as_ref();
     let mut out = std::io::stdout().lock();

@@ -22,7 +22,7 @@ use super::{fail, CliResult};
 pub struct ReviewArgs {
     /// The game file: WTHOR .wtb (names from WTHOR.JOU/.TRN beside it), PGN, GGF or a move
     /// transcript.
-    file: PathBuf,
+    pub(super) file: PathBuf,
     /// Which game of the file, from 1.
     #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,
@@ -40,11 +40,11 @@ pub struct ReviewArgs {
     json: bool,
     /// Also write the report as a self-contained HTML page (chart, diagrams) to this file.
     #[arg(long, value_name = "FILE")]
-    html: Option<PathBuf>,
+    pub(super) html: Option<PathBuf>,
     /// Read the file in this format (wtb, pgn, ggf or txt) instead of the one its extension
     /// implies.
     #[arg(long, value_name = "FORMAT")]
-    from: Option<Format>,
+    pub(super) from: Option<Format>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,
@@ -55,7 +55,7 @@ pub struct ReviewArgs {
     /// The opening book whose values judge the moves played in its positions: default (the
     /// embedded one), off (search every move), or a book file (othello or Edax format).
     #[arg(long, default_value = "default", value_name = "BOOK")]
-    book: BookChoice,
+    pub(super) book: BookChoice,
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,

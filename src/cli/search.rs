@@ -2,7 +2,7 @@
 //! [`super::solve_stream`]), `quality`, the NBoard protocol (`nboard`, or no subcommand) and
 //! GTP (`gtp`).
 
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -207,7 +207,7 @@ fn read_obf(file: &Path, count: Option<u64>) -> Result<Vec<ObfEntry>, CliError> 
 pub struct SolveArgs {
     /// The OBF file, or `-` for positions on stdin, one per line (implies --jsonl).
     #[arg(required_unless_present_any = ["board", "moves"])]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// Solve this one position instead, a board string (64 squares and the side to move).
     #[arg(long, value_parser = parse_board, allow_hyphen_values = true, conflicts_with_all = ["file", "moves", "jsonl"])]
     board: Option<Position>,
@@ -318,7 +318,18 @@ fn solve_stream(
         run_solve_stream(&mut io::stdin().lock(), options, out)
     } else {
         let f = othello::files::open(file).map_err(|e| fail(format!("cannot read {e}")))?;
-        run_solve_stream(&mut BufReader::new(f), options, out)
+        // The cap of every text file of positions, as `solve FILE` reads it: checked on the
+        // open file, and the reader stops there if it grows meanwhile.
+        let cap = othello::files::TEXT_MAX_BYTES;
+        let len = f.metadata().map_or(0, |m| m.len());
+        if len > cap {
+            return Err(fail(format!(
+                "cannot read {}: larger than {} MiB, the most this kind of file may hold",
+                file.display(),
+                cap / othello::files::MIB
+            )));
+        }
+        run_solve_stream(&mut BufReader::new(f.take(cap)), options, out)
     };
     let summary = match summary {
         Ok(summary) => summary,
@@ -346,7 +357,7 @@ fn solve_stream(
 ))]
 pub struct QualityArgs {
     /// The OBF file, with every legal move's exact score (e.g. tests/data/quality-30.obf).
-    file: PathBuf,
+    pub(super) file: PathBuf,
     /// Midgame depth of every search.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
@@ -413,7 +424,7 @@ pub struct NboardArgs {
     /// format; a file that does not exist starts as a copy of the embedded book, and
     /// `learn` saves to it). NBoard: `set book ...`.
     #[arg(long, default_value = "default", value_name = "default|off|FILE")]
-    book: othello::book::BookChoice,
+    pub(super) book: othello::book::BookChoice,
     /// Play uniformly among the book moves within this many discs of the best (NBoard:
     /// `set bookrandomness D`).
     #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
@@ -477,7 +488,7 @@ pub struct GtpArgs {
     threads: Option<usize>,
     /// The opening book: default (the embedded one), off, or a book file.
     #[arg(long, default_value = "default", value_name = "default|off|FILE")]
-    book: othello::book::BookChoice,
+    pub(super) book: othello::book::BookChoice,
     /// Play uniformly among the book moves within this many discs of the best.
     #[arg(long, default_value_t = 0.0, value_name = "DISCS")]
     book_randomness: f64,

@@ -19,9 +19,13 @@
 //! that is not a regular file (a directory, a FIFO, a device: renaming over `/dev/null` would
 //! replace it). A symbolic link is **followed**: the file it points to is written and the link
 //! stays a link (a book reached through a link learns into the real book). A dangling link or a
-//! link loop is refused. [`check_output`] refuses an output that is the same file (device and
-//! inode) as one of the inputs, and lets a command check its output path before it starts
-//! working. The temporary file is removed when the write fails, and, once the binary has called
+//! link loop is refused, and so is a write-protected target (no write bit: the rename would
+//! replace it silently). [`check_files`] is the one rule every command's files go through
+//! before it starts working (the binary's table of them is `src/cli/roles.rs`): every output
+//! is compared with every input and every other output, explicit or implicit, by file
+//! identity (device and inode after following links, or, for a name where nothing is yet, its
+//! directory's and the name; canonical paths where there are no inodes), and refused with a
+//! message naming both; [`check_output`] is the same for one output. The temporary file is removed when the write fails, and, once the binary has called
 //! [`remove_temporaries_on_interrupt`], when the process is interrupted (SIGINT, SIGTERM,
 //! SIGHUP).
 //!
@@ -251,43 +255,208 @@ fn resolve_output(path: &Path) -> Result<(PathBuf, Option<Metadata>), FileError>
     Ok((target, Some(meta)))
 }
 
-/// Whether two metadata describe the same file (device and inode).
-#[cfg(unix)]
-fn same_file(a: &Metadata, b: &Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    a.dev() == b.dev() && a.ino() == b.ino()
+/// What a command does with a file, for [`check_files`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Read only.
+    Input,
+    /// Written whole (replaced atomically).
+    Output,
+    /// Read and written in place (a data file appended to, a book and its journal).
+    Update,
 }
 
-/// Without device and inode numbers, nothing is known to be the same file.
-#[cfg(not(unix))]
-fn same_file(_: &Metadata, _: &Metadata) -> bool {
-    false
+impl Role {
+    fn word(self) -> &'static str {
+        match self {
+            Role::Input => "input",
+            Role::Output => "output",
+            Role::Update => "file updated",
+        }
+    }
 }
 
-/// Checks that `output` can be written by [`write_atomically`] (nothing there, a regular file,
-/// or a link to one; its directory exists and takes a new file: a temporary file is created
-/// there and removed) and that it is not the same file as any of `inputs` (which would be
-/// destroyed). Commands call it before they start working, so a bad output path costs nothing.
-pub fn check_output(output: &Path, inputs: &[&Path]) -> Result<(), FileError> {
-    let (target, meta) = resolve_output(output)?;
-    drop(Temporary::create(&target, None).map_err(|e| FileError::new(output, e))?);
-    let Some(meta) = meta else {
-        return Ok(());
-    };
-    for input in inputs {
-        if let Ok(input_meta) = std::fs::metadata(input) {
-            if same_file(&meta, &input_meta) {
-                return Err(FileError::refused(
-                    output,
-                    format!(
-                        "is the input {} too; writing it would destroy the input",
-                        input.display()
-                    ),
-                ));
+/// One file a command reads or writes: its role, the path as given, and what it is (the
+/// option or argument that names it, or why it is read: `WTHOR.JOU beside x.wtb`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileUse {
+    /// Read, written or both.
+    pub role: Role,
+    /// The path, as the user gave it (or as the command derives it).
+    pub path: PathBuf,
+    /// What the file is to the command (for messages), e.g. `--out`.
+    pub what: String,
+}
+
+impl FileUse {
+    /// A file read.
+    pub fn input(path: impl Into<PathBuf>, what: impl Into<String>) -> FileUse {
+        FileUse {
+            role: Role::Input,
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+
+    /// A file written whole.
+    pub fn output(path: impl Into<PathBuf>, what: impl Into<String>) -> FileUse {
+        FileUse {
+            role: Role::Output,
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+
+    /// A file read and written in place.
+    pub fn update(path: impl Into<PathBuf>, what: impl Into<String>) -> FileUse {
+        FileUse {
+            role: Role::Update,
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+}
+
+/// What a path names, to tell whether two paths are the same file: on Unix the device and
+/// inode of the file (after following every link), or, for a path where nothing is yet, those
+/// of its directory and the name it would have there; elsewhere the canonical path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Identity {
+    #[cfg(unix)]
+    File(u64, u64),
+    #[cfg(unix)]
+    New(u64, u64, std::ffi::OsString),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+/// The identity of the file at `path` (see [`Identity`]); `None` when it cannot be known (a
+/// dangling link, a directory that cannot be searched): such paths are refused elsewhere.
+fn identity(path: &Path) -> Option<Identity> {
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                Some(Identity::File(meta.dev(), meta.ino()))
             }
+            #[cfg(not(unix))]
+            {
+                let _ = meta;
+                std::fs::canonicalize(path).ok().map(Identity::Path)
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if std::fs::symlink_metadata(path).is_ok() {
+                return None; // a dangling link
+            }
+            let name = path.file_name()?.to_os_string();
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let meta = std::fs::metadata(dir).ok()?;
+                Some(Identity::New(meta.dev(), meta.ino(), name))
+            }
+            #[cfg(not(unix))]
+            {
+                std::fs::canonicalize(dir)
+                    .ok()
+                    .map(|d| Identity::Path(d.join(name)))
+            }
+        }
+        Err(_) => None,
+    }
+}
+
+/// Refuses a write-protected target (no write permission bit): renaming over it would replace
+/// it silently, whoever runs the program.
+fn require_writable(path: &Path, meta: &Metadata) -> Result<(), FileError> {
+    if !meta.permissions().readonly() {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        format!(" (mode {:03o})", meta.permissions().mode() & 0o7777)
+    };
+    #[cfg(not(unix))]
+    let mode = String::new();
+    Err(FileError::refused(
+        path,
+        format!("is write-protected{mode}; it is not replaced"),
+    ))
+}
+
+/// The one rule for the files of a command, checked before it does any work: every file it
+/// writes (an [`Role::Output`] or [`Role::Update`]) can be written (a regular file or nothing
+/// there, not write-protected, in a directory that takes a new file) and is not the same file
+/// as any other file of the command, input or output, explicit or implicit, under any name
+/// (a hard link, a symbolic link, `dir/../name`). The error names both files.
+pub fn check_files(uses: &[FileUse]) -> Result<(), FileError> {
+    let ids: Vec<Option<Identity>> = uses.iter().map(|u| identity(&u.path)).collect();
+    for (i, used) in uses.iter().enumerate() {
+        if used.role == Role::Input {
+            continue;
+        }
+        let path = &used.path;
+        let (target, meta) = resolve_output(path)?;
+        if let Some(meta) = &meta {
+            require_writable(path, meta)?;
+        }
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if dir.is_dir() {
+            if meta.is_none() || used.role == Role::Output {
+                drop(Temporary::create(&target, None).map_err(|e| FileError::new(path, e))?);
+            }
+        } else if used.role == Role::Output {
+            return Err(FileError::refused(
+                path,
+                format!("its directory {} does not exist", dir.display()),
+            ));
+        }
+        let Some(id) = &ids[i] else { continue };
+        for (j, other) in uses.iter().enumerate() {
+            if j == i || ids[j].as_ref() != Some(id) {
+                continue;
+            }
+            let what = if other.what.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", other.what)
+            };
+            let message = match other.role {
+                Role::Input => format!(
+                    "is the input {}{what} too; writing it would destroy the input",
+                    other.path.display()
+                ),
+                role => format!(
+                    "is the {} {}{what} too; one would overwrite the other",
+                    role.word(),
+                    other.path.display()
+                ),
+            };
+            return Err(FileError::refused(path, message));
         }
     }
     Ok(())
+}
+
+/// Checks that `output` can be written by [`write_atomically`] (nothing there, a regular file,
+/// or a link to one, not write-protected; its directory exists and takes a new file: a
+/// temporary file is created there and removed) and that it is not the same file as any of
+/// `inputs` (which would be destroyed). Commands call it before they start working, so a bad
+/// output path costs nothing. [`check_files`] is the general rule.
+pub fn check_output(output: &Path, inputs: &[&Path]) -> Result<(), FileError> {
+    let mut uses = vec![FileUse::output(output, "")];
+    uses.extend(inputs.iter().map(|p| FileUse::input(*p, "")));
+    check_files(&uses)
 }
 
 /// Writes `bytes` to `path` atomically (see the module documentation).
@@ -346,6 +515,9 @@ pub fn write_atomically_with(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
     let (target, meta) = resolve_output(path)?;
+    if let Some(meta) = &meta {
+        require_writable(path, meta)?;
+    }
     let io = |e| FileError::new(path, e);
     let (mut temporary, file) = Temporary::create(&target, meta.as_ref()).map_err(io)?;
     let mut out = io::BufWriter::new(file);
@@ -364,6 +536,9 @@ pub fn write_atomically_with(
 /// device or a directory, and a dangling link or a link loop is refused.
 pub fn open_for_update(path: &Path, create: bool, truncate: bool) -> Result<File, FileError> {
     let (target, meta) = resolve_output(path)?;
+    if let Some(meta) = &meta {
+        require_writable(path, meta)?;
+    }
     if meta.is_none() && !create {
         return Err(FileError::new(
             path,

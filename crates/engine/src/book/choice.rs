@@ -61,6 +61,8 @@ pub struct OwnedBook {
     pub book: Arc<Book>,
     /// Where `learn` saves it.
     pub save_to: Option<std::path::PathBuf>,
+    /// The Edax book file it was read from, which `learn` never writes (`learn` is refused).
+    pub read_only: Option<std::path::PathBuf>,
 }
 
 impl BookChoice {
@@ -72,12 +74,14 @@ impl BookChoice {
             BookChoice::Default => Ok(Some(OwnedBook {
                 book: default_book(),
                 save_to: None,
+                read_only: None,
             })),
             // Nothing at all there (a dangling link or a link loop is something, and is
             // refused when read): a new book, created by the first save.
             BookChoice::File(path) if !crate::files::exists(path)? => Ok(Some(OwnedBook {
                 book: default_book(),
                 save_to: Some(path.clone()),
+                read_only: None,
             })),
             BookChoice::File(path) => {
                 let bytes = file::read_file(path)?;
@@ -86,6 +90,7 @@ impl BookChoice {
                 Ok(Some(OwnedBook {
                     book: Arc::new(book),
                     save_to: (!edax).then(|| path.clone()),
+                    read_only: edax.then(|| path.clone()),
                 }))
             }
         }

@@ -319,16 +319,29 @@ fn replay(book: &mut Book, journal: &[u8], book_sum: u64) -> usize {
         return 0;
     }
     let mut n = 0;
+    let mut interleaved = false;
     for e in journal[JOURNAL_HEADER_LEN..].chunks_exact(JOURNAL_ENTRY_LEN) {
         let (record, sum) = e.split_at(RECORD_LEN);
         if checksum(record).to_le_bytes() != sum {
             break;
         }
-        let Ok((board, entry)) = decode_record(record) else {
+        let Ok((board, mut entry)) = decode_record(record) else {
             break;
         };
+        // A position's games only ever grow: an entry with fewer games than one before it was
+        // written by another process (a long job beside a `learn`), whose game stays counted.
+        if let Some(before) = book.entries.get(&board) {
+            if before.games > entry.games {
+                entry.games = before.games;
+                interleaved = true;
+            }
+        }
         book.insert_canonical(board, entry);
         n += 1;
+    }
+    if interleaved {
+        // A leaf written by a job that had not seen a learned game may now lead into the book.
+        book.mark_stale_pending();
     }
     if n > 0 {
         book.negamax();
@@ -336,12 +349,153 @@ fn replay(book: &mut Book, journal: &[u8], book_sum: u64) -> usize {
     n
 }
 
+/// The lock file of a book, `BOOK.lock` beside it: every process that reads, merges and
+/// writes the book (`learn`, the long jobs' journal writes and compactions) holds an exclusive
+/// advisory lock on it meanwhile. A separate file, since the book file itself is replaced by a
+/// rename (a lock on it would stay on the old file).
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// An exclusive advisory lock on a book ([`lock`]); released when dropped.
+pub struct BookLock {
+    file: File,
+}
+
+impl Drop for BookLock {
+    fn drop(&mut self) {
+        let _ = fs4::fs_std::FileExt::unlock(&self.file);
+    }
+}
+
+/// Opens (creating it if needed) the book's lock file by the file policy.
+fn open_lock_file(path: &Path) -> Result<File, BookError> {
+    Ok(crate::files::open_for_update(
+        &lock_path(path),
+        true,
+        false,
+    )?)
+}
+
+/// Waits for and takes the exclusive lock of the book at `path` (the `fs4` crate: `flock` on
+/// Unix, `LockFileEx` on Windows). Between processes: a process must not take it twice.
+pub fn lock(path: &Path) -> Result<BookLock, BookError> {
+    let file = open_lock_file(path)?;
+    fs4::fs_std::FileExt::lock_exclusive(&file).map_err(|e| BookError::io(&lock_path(path), e))?;
+    Ok(BookLock { file })
+}
+
+/// Refuses a file at the journal path of `path` that is not a book journal (a journal is
+/// replaced or truncated freely; anything else is not the program's to destroy).
+pub fn check_journal(path: &Path) -> Result<(), BookError> {
+    let jpath = journal_path(path);
+    let Some(bytes) = crate::files::read_if_exists(&jpath, crate::files::BOOK_MAX_BYTES)? else {
+        return Ok(());
+    };
+    let n = bytes.len().min(JOURNAL_MAGIC.len());
+    if bytes[..n] != JOURNAL_MAGIC[..n] {
+        return Err(BookError::Io {
+            path: jpath,
+            source: io::Error::new(
+                io::ErrorKind::InvalidData,
+                "not a book journal (it does not start with OthBkJn1); it is not replaced: \
+                 move it away or choose another book name",
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Reads the book at `path` (with its journal) under its lock, lets `change` change it, and
+/// stores the change so that no other process's change is lost: appended to the journal if a
+/// long job's journal extends the book file (the entries of the positions of `record`), else
+/// by saving the whole book. `fallback` is the book when no file is there yet. Returns the
+/// book as stored and what `change` returned.
+pub fn update_locked<R>(
+    path: &Path,
+    fallback: &Book,
+    record: &[Board],
+    change: impl FnOnce(&mut Book) -> R,
+) -> Result<(Book, R), BookError> {
+    let _lock = lock(path)?;
+    check_journal(path)?;
+    if !crate::files::exists(path)? {
+        let mut book = fallback.clone();
+        let r = change(&mut book);
+        save(&book, path)?;
+        return Ok((book, r));
+    }
+    let bytes = read_file(path)?;
+    let (mut book, _) = open_bytes(path, &bytes)?;
+    let r = change(&mut book);
+    let jpath = journal_path(path);
+    let sum = file_checksum(&bytes);
+    match crate::files::read_if_exists(&jpath, crate::files::BOOK_MAX_BYTES)? {
+        Some(journal) if journal.len() >= JOURNAL_HEADER_LEN && replay_header_ok(&journal, sum) => {
+            let (mut file, _) = reopen_journal(&jpath, &journal, sum)?;
+            let io = |err| BookError::io(&jpath, err);
+            for board in record {
+                let canonical = board.canonical();
+                if let Some(e) = book.entries.get(&canonical) {
+                    file.write_all(&journal_entry(&canonical, e)).map_err(io)?;
+                }
+            }
+            file.sync_all().map_err(io)?;
+        }
+        _ => save(&book, path)?,
+    }
+    Ok((book, r))
+}
+
+/// A journal entry: the record and its checksum.
+fn journal_entry(board: &Board, entry: &Entry) -> [u8; JOURNAL_ENTRY_LEN] {
+    let record = encode_record(board, entry);
+    let mut e = [0u8; JOURNAL_ENTRY_LEN];
+    e[..RECORD_LEN].copy_from_slice(&record);
+    e[RECORD_LEN..].copy_from_slice(&checksum(&record).to_le_bytes());
+    e
+}
+
+/// Opens the existing journal `existing` (the bytes at `jpath`, whose header matches the book
+/// file's checksum `sum`) for appending: a torn last entry is cut off. Returns the file,
+/// positioned at its end, and its number of valid entries. The caller holds the book's lock.
+fn reopen_journal(jpath: &Path, existing: &[u8], sum: u64) -> Result<(File, usize), BookError> {
+    use std::io::Seek;
+    let mut scratch = Book::default();
+    let valid = replay(&mut scratch, existing, sum);
+    let io = |e| BookError::io(jpath, e);
+    let mut file = crate::files::open_for_update(jpath, false, false)?;
+    file.set_len((JOURNAL_HEADER_LEN + valid * JOURNAL_ENTRY_LEN) as u64)
+        .map_err(io)?;
+    file.seek(io::SeekFrom::End(0)).map_err(io)?;
+    Ok((file, valid))
+}
+
 /// An open journal: every change of a long job is appended to it as soon as it is made.
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// The book's lock file, locked around every write of the journal or the book.
+    lock: File,
     /// Entries written since the last compaction.
     pub written: usize,
+}
+
+/// The lock of a [`Journal`], held while it writes.
+struct Held<'a>(&'a File);
+
+/// Takes the book's lock through its open lock file (released when the result is dropped).
+fn hold<'a>(lock: &'a File, path: &Path) -> Result<Held<'a>, BookError> {
+    fs4::fs_std::FileExt::lock_exclusive(lock).map_err(|e| BookError::io(&lock_path(path), e))?;
+    Ok(Held(lock))
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let _ = fs4::fs_std::FileExt::unlock(self.0);
+    }
 }
 
 impl Journal {
@@ -349,41 +503,41 @@ impl Journal {
     /// the entries of an existing journal for this book file (cutting off a torn last
     /// entry), or starts a new one.
     pub fn open(path: &Path) -> Result<Journal, BookError> {
+        let lock = open_lock_file(path)?;
+        fs4::fs_std::FileExt::lock_exclusive(&lock)
+            .map_err(|e| BookError::io(&lock_path(path), e))?;
+        let held = Held(&lock);
+        check_journal(path)?;
         let bytes = read_file(path)?;
         from_bytes(&bytes)?;
         let sum = file_checksum(&bytes);
         let jpath = journal_path(path);
         let existing =
             crate::files::read_if_exists(&jpath, crate::files::BOOK_MAX_BYTES)?.unwrap_or_default();
-        let mut scratch = Book::default();
-        let valid = replay(&mut scratch, &existing, sum);
-        let io = |e| BookError::io(&jpath, e);
-        let file = if existing.len() >= JOURNAL_HEADER_LEN && replay_header_ok(&existing, sum) {
-            use std::io::Seek;
-            let mut file = crate::files::open_for_update(&jpath, false, false)?;
-            file.set_len((JOURNAL_HEADER_LEN + valid * JOURNAL_ENTRY_LEN) as u64)
-                .map_err(io)?;
-            file.seek(io::SeekFrom::End(0)).map_err(io)?;
-            file
-        } else {
-            new_journal(&jpath, sum)?
-        };
+        let (file, valid) =
+            if existing.len() >= JOURNAL_HEADER_LEN && replay_header_ok(&existing, sum) {
+                reopen_journal(&jpath, &existing, sum)?
+            } else {
+                (new_journal(&jpath, sum)?, 0)
+            };
+        drop(held);
         Ok(Journal {
             path: path.to_path_buf(),
             file,
+            lock,
             written: valid,
         })
     }
 
     /// Appends the entry of `board` (canonical) to the journal.
     pub fn record(&mut self, board: &Board, entry: &Entry) -> Result<(), BookError> {
-        let record = encode_record(board, entry);
-        let mut e = [0u8; JOURNAL_ENTRY_LEN];
-        e[..RECORD_LEN].copy_from_slice(&record);
-        e[RECORD_LEN..].copy_from_slice(&checksum(&record).to_le_bytes());
-        self.file
-            .write_all(&e)
-            .map_err(|err| BookError::io(&journal_path(&self.path), err))?;
+        use std::io::Seek;
+        let e = journal_entry(board, entry);
+        let _held = hold(&self.lock, &self.path)?;
+        // At the end: another process (a `learn`) may have appended since.
+        let io = |err| BookError::io(&journal_path(&self.path), err);
+        self.file.seek(io::SeekFrom::End(0)).map_err(io)?;
+        self.file.write_all(&e).map_err(io)?;
         self.written += 1;
         Ok(())
     }
@@ -399,6 +553,30 @@ impl Journal {
 
     /// Negamaxes `book`, saves it over the book file and starts an empty journal for it.
     pub fn compact(&mut self, book: &mut Book) -> Result<(), BookError> {
+        let _held = hold(&self.lock, &self.path)?;
+        // What other processes stored since (learned games, in the journal or the book file)
+        // is merged in: this job's leaves are kept, games never go down, new positions added.
+        if crate::files::exists(&self.path)? {
+            let (mut disk, _) = open(&self.path)?;
+            let mut theirs = false;
+            for (board, ours) in &book.entries {
+                match disk.entries.get_mut(board) {
+                    Some(e) => {
+                        theirs |= e.games > ours.games;
+                        e.games = e.games.max(ours.games);
+                        e.leaf = ours.leaf;
+                    }
+                    None => disk.insert_canonical(*board, *ours),
+                }
+            }
+            theirs |= disk.entries.len() > book.entries.len();
+            disk.depth = disk.depth.max(book.depth);
+            disk.source = book.source;
+            if theirs {
+                disk.mark_stale_pending();
+            }
+            *book = disk;
+        }
         book.negamax();
         let bytes = to_bytes(book);
         crate::files::write_atomically(&self.path, &bytes)

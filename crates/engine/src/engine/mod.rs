@@ -154,6 +154,12 @@ pub enum EngineError {
     /// `learn` could not save the book.
     #[error("learn: {0}")]
     LearnSave(String),
+    /// `learn` into an Edax book, which is read but never written.
+    #[error("learn: {0} is an Edax book, which is read but never written; nothing learned (othello book import makes an othello book of it)")]
+    LearnReadOnly(String),
+    /// `learn` of a game that does not begin at the standard start position.
+    #[error("learn: the game does not begin at the standard start position; nothing learned (a book holds games from the start)")]
+    LearnNotFromStart,
     /// `set eval` or `set book` (the command named) with a file when file loading is
     /// switched off.
     #[error("{0}: loading weight and book files is disabled in this session")]
@@ -658,7 +664,14 @@ impl Engine {
         let Some(owned) = self.book.as_mut() else {
             return Err(EngineError::NoBook);
         };
-        let boards: Vec<Board> = self.game.positions().iter().map(|p| p.board).collect();
+        if let Some(path) = &owned.read_only {
+            return Err(EngineError::LearnReadOnly(path.display().to_string()));
+        }
+        let positions = self.game.positions();
+        if positions.first().map(|p| p.board) != Some(Board::start()) {
+            return Err(EngineError::LearnNotFromStart);
+        }
+        let boards: Vec<Board> = positions.iter().map(|p| p.board).collect();
         let depth = match owned.book.depth {
             0 => LEARN_DEPTH,
             d => d,
@@ -670,13 +683,19 @@ impl Engine {
         // A searcher of its own, which new input does not stop: a learned game is at most a
         // few dozen searches (seconds), and an interrupted one would stay pending.
         let mut searcher = Searcher::new(eval, LEARN_HASH_MB);
-        let book = Arc::make_mut(&mut owned.book);
-        let touched = learn_game(book, &boards, LEARN_PLIES, &mut searcher, depth);
-        if let Some(path) = &owned.save_to {
-            crate::book::file::save(&owned.book, path)
-                .map_err(|e| EngineError::LearnSave(e.to_string()))?;
-        }
-        Ok(touched.len())
+        let Some(path) = owned.save_to.clone() else {
+            let book = Arc::make_mut(&mut owned.book);
+            return Ok(learn_game(book, &boards, LEARN_PLIES, &mut searcher, depth).len());
+        };
+        // A book file: under its lock, the book as other processes left it (their learned
+        // games, a long job's journal) learns the game and is stored at once.
+        let (book, touched) =
+            crate::book::file::update_locked(&path, &owned.book, &boards, |book| {
+                learn_game(book, &boards, LEARN_PLIES, &mut searcher, depth).len()
+            })
+            .map_err(|e| EngineError::LearnSave(e.to_string()))?;
+        owned.book = Arc::new(book);
+        Ok(touched)
     }
 }
 

@@ -182,6 +182,64 @@ fn an_output_that_is_an_input_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn check_files_compares_every_output_with_every_file_of_the_command() {
+    let dir = scratch("roles");
+    let input = dir.join("in.dat");
+    std::fs::write(&input, b"data").unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let dotted = dir.join("sub").join("..").join("in.dat");
+    let e = check_files(&[
+        FileUse::input(&input, "the data"),
+        FileUse::output(&dotted, "--out"),
+    ])
+    .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("is the input") && text.contains("in.dat (the data)"),
+        "{e}"
+    );
+    // Two outputs that do not exist yet, under two spellings of one name.
+    let a = dir.join("new.out");
+    let b = dir.join("sub").join("..").join("new.out");
+    let e =
+        check_files(&[FileUse::output(&a, "--ggf"), FileUse::output(&b, "--json")]).unwrap_err();
+    assert!(
+        e.to_string().contains("one would overwrite the other"),
+        "{e}"
+    );
+    // A file updated in place is not its own alias; an input beside it is.
+    check_files(&[FileUse::update(&input, "--out")]).unwrap();
+    assert!(check_files(&[
+        FileUse::update(&input, "--out"),
+        FileUse::input(&input, "a game file"),
+    ])
+    .is_err());
+    // An output whose directory does not exist is refused before the work.
+    let e = check_files(&[FileUse::output(dir.join("no/such/x"), "--out")]).unwrap_err();
+    assert!(e.to_string().contains("does not exist"), "{e}");
+    assert_eq!(std::fs::read(&input).unwrap(), b"data");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_write_protected_target_is_never_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("readonly");
+    let target = dir.join("ro.txt");
+    std::fs::write(&target, b"keep").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let e = check_output(&target, &[]).unwrap_err();
+    assert!(e.to_string().contains("write-protected (mode 444)"), "{e}");
+    assert!(write_atomically(&target, b"new").is_err());
+    assert!(open_for_update(&target, false, true).is_err());
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+    assert_eq!(listing(&dir), ["ro.txt"]);
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn the_interrupt_handler_sees_a_write_in_progress() {

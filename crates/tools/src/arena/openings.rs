@@ -88,6 +88,11 @@ impl OpeningList {
         })
     }
 
+    /// The file, as given.
+    pub fn path(&self) -> &Path {
+        Path::new(&self.path)
+    }
+
     /// Number of openings.
     pub fn len(&self) -> usize {
         self.lines.len()

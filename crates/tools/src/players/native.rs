@@ -129,6 +129,7 @@ impl EnginePlayer {
         let book = book.map(|book| OwnedBook {
             book,
             save_to: None,
+            read_only: None,
         });
         let mut engine = Engine::with_book(options, book).map_err(|e| match e {
             EngineError::HashAlloc(e) => PlayerError::Memory(e),
