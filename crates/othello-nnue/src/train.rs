@@ -55,6 +55,8 @@ pub struct Config {
     pub valid: f64,
     /// Fraction of the other games used for training.
     pub fraction: f64,
+    /// Decoupled (AdamW) weight decay of the embedding rows, applied when a row is updated.
+    pub wd: f64,
     /// Positions with fewer empty squares are left out (the exact solver's domain).
     pub min_empties: u32,
     /// Samples per epoch (0: every training position once).
@@ -77,7 +79,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -89,7 +91,9 @@ impl Config {
             self.min_empties,
             self.epoch_samples,
             self.seed,
-            fnv1a64(names.join("\n").as_bytes(), 0..0)
+            fnv1a64(names.join("\n").as_bytes(), 0..0),
+            // Older checkpoints were made without weight decay.
+            if self.wd == 0.0 { String::new() } else { format!(" wd {}", self.wd) }
         )
     }
 }
@@ -261,15 +265,16 @@ struct Worker {
     abs: f64,
 }
 
-/// Adam on `p` with gradient `g`; `lr_t` includes the bias corrections.
+/// Adam on `p` with gradient `g`; `lr_t` includes the bias corrections; `decay` is the
+/// decoupled weight decay factor of this step (AdamW: `p *= 1 - lr · wd`).
 #[inline]
-fn adam(p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32) {
+fn adam(p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32, decay: f32) {
     let (b1, b2, eps) = (BETA1 as f32, BETA2 as f32, ADAM_EPS as f32);
     for i in 0..p.len() {
         let gi = g[i];
         m[i] = b1 * m[i] + (1.0 - b1) * gi;
         v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-        p[i] -= lr_t * m[i] / (v[i].sqrt() + eps);
+        p[i] = p[i] * decay - lr_t * m[i] / (v[i].sqrt() + eps);
     }
 }
 
@@ -418,6 +423,9 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         .collect();
     let mut emb_grad = vec![0f32; arch.rows * h];
     let mut touched = vec![false; arch.rows];
+    // The step up to which each row's weight decay has been applied (rows untouched by a step
+    // catch up when next touched, and all of them at the end of an epoch).
+    let mut decayed_to = vec![state.step; arch.rows];
     let mut dacc = vec![0f32; cfg.batch * h];
     let mut rows_buf = vec![0u32; cfg.batch * INSTANCE_COUNT];
     let mut dense_sum = DenseGrads::<f32>::zeros(&arch);
@@ -485,6 +493,9 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             }
             let t = state.step as f64;
             let lr_t = (lr * (1.0 - BETA2.powf(t)).sqrt() / (1.0 - BETA1.powf(t))) as f32;
+            // Decoupled weight decay of the embedding (the dense layers: none), per step.
+            let emb_decay = (1.0 - lr * cfg.wd) as f32;
+            let step = state.step;
             // Phase 2: scatter the accumulator gradients and the sparse Adam step, by row range.
             {
                 let dacc = &dacc[..n * h];
@@ -494,6 +505,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                 let mut v: &mut [f32] = &mut state.v[0];
                 let mut g: &mut [f32] = &mut emb_grad;
                 let mut tf: &mut [bool] = &mut touched;
+                let mut dt: &mut [u64] = &mut decayed_to;
                 std::thread::scope(|s| {
                     let mut done = 0usize;
                     for &(r0, r1, s0, s1) in &ranges {
@@ -504,6 +516,8 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                         let (v_part, v_rest) = std::mem::take(&mut v).split_at_mut(len * h);
                         let (g_part, g_rest) = std::mem::take(&mut g).split_at_mut(len * h);
                         let (t_part, t_rest) = std::mem::take(&mut tf).split_at_mut(len);
+                        let (d_part, d_rest) = std::mem::take(&mut dt).split_at_mut(len);
+                        dt = d_rest;
                         emb = e_rest;
                         m = m_rest;
                         v = v_rest;
@@ -529,12 +543,18 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                             for &local in &list {
                                 let l = local as usize;
                                 let range = l * h..(l + 1) * h;
+                                if emb_decay != 1.0 {
+                                    let f = emb_decay.powi((step - d_part[l]) as i32);
+                                    e_part[range.clone()].iter_mut().for_each(|w| *w *= f);
+                                    d_part[l] = step;
+                                }
                                 adam(
                                     &mut e_part[range.clone()],
                                     &mut m_part[range.clone()],
                                     &mut v_part[range.clone()],
                                     &g_part[range.clone()],
                                     lr_t,
+                                    1.0,
                                 );
                                 g_part[range].iter_mut().for_each(|x| *x = 0.0);
                                 t_part[l] = false;
@@ -564,6 +584,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                     &mut state.v[k],
                     grad,
                     lr_t,
+                    1.0,
                 );
             }
             if last_report.elapsed().as_secs_f64() > 60.0 {
@@ -575,6 +596,19 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                     done as f64 / t0.elapsed().as_secs_f64()
                 );
                 last_report = Instant::now();
+            }
+        }
+        // The weight decay every row owes up to this step.
+        if cfg.wd != 0.0 {
+            let f = (1.0 - lr * cfg.wd) as f32;
+            for (r, d) in decayed_to.iter_mut().enumerate() {
+                if *d != state.step {
+                    let k = f.powi((state.step - *d) as i32);
+                    state.params.emb[r * h..(r + 1) * h]
+                        .iter_mut()
+                        .for_each(|w| *w *= k);
+                    *d = state.step;
+                }
             }
         }
         let train_time = t0.elapsed().as_secs_f64();
@@ -675,5 +709,74 @@ mod tests {
         let mut bad = bytes.clone();
         bad[100] ^= 1;
         assert!(State::from_bytes(&bad, arch, "fp").is_err());
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+    use othello::learn::data::{header_bytes, LabelKind, Record};
+
+    fn write_data(path: &Path, games: u32) {
+        let mut bytes = header_bytes(7).to_vec();
+        let mut rng = othello::rng::SplitMix64::new(3);
+        for game in 0..games {
+            let boards: Vec<_> =
+                othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+            for (k, b) in boards.iter().enumerate() {
+                let r = Record {
+                    board: *b,
+                    side: othello::Color::Black,
+                    game,
+                    label: (b.disc_difference() * 100) as i16,
+                    kind: LabelKind::Search,
+                    last: k + 1 == boards.len(),
+                };
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// Two epochs, then a resume to a third, with weight decay: the files appear, the resumed
+    /// run continues where the first stopped, and other settings are refused.
+    #[test]
+    fn trains_checkpoints_and_resumes() {
+        let root = std::env::temp_dir().join(format!("othello-nnue-run-{}", std::process::id()));
+        let data = root.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        write_data(&data.join("g.dat"), 300);
+        let mut cfg = Config {
+            data: data.clone(),
+            dir: root.join("out"),
+            hidden: 8,
+            l2: 4,
+            buckets: 2,
+            batch: 256,
+            lr: 3e-3,
+            decay: 0.9,
+            epochs: 2,
+            patience: 5,
+            valid: 0.1,
+            fraction: 1.0,
+            wd: 0.01,
+            min_empties: 0,
+            epoch_samples: 0,
+            seed: 1,
+            threads: 2,
+        };
+        run(&cfg).unwrap();
+        assert!(cfg.dir.join("best.nnue").exists());
+        assert!(cfg.dir.join("ckpt/epoch-002.nnue").exists());
+        crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
+        cfg.epochs = 3;
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(log.contains("# resumed from"), "{log}");
+        assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
+        // Other settings are refused.
+        cfg.hidden = 6;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
     }
 }

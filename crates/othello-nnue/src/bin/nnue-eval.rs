@@ -53,7 +53,14 @@ fn run() -> Result<(), String> {
     for path in &nets {
         let net =
             othello_nnue::load_weights(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let t = std::time::Instant::now();
         let (b, e) = mae_by_band(&samples, |p, o| net.evaluate(p, o) as f64);
+        let per = t.elapsed().as_secs_f64() / samples.len().max(1) as f64;
+        println!(
+            "{}: float reference {:.2} us per evaluation from scratch (features, mobility, forward)",
+            path.display(),
+            per * 1e6
+        );
         rows.push((path.display().to_string(), b, e));
     }
     println!(

@@ -8,7 +8,7 @@ use othello_nnue::train::{run, Config};
 const USAGE: &str =
     "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
-       [--fraction 1.0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
+       [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt.";
@@ -27,6 +27,7 @@ fn parse() -> Result<Config, String> {
         patience: 3,
         valid: 0.02,
         fraction: 1.0,
+        wd: 0.0,
         min_empties: 0,
         epoch_samples: 0,
         seed: 1,
@@ -62,6 +63,7 @@ fn parse() -> Result<Config, String> {
             "--patience" => c.patience = int(&v)?,
             "--valid" => c.valid = num(&v)?,
             "--fraction" => c.fraction = num(&v)?,
+            "--wd" => c.wd = num(&v)?,
             "--min-empties" => c.min_empties = int(&v)? as u32,
             "--epoch-samples" => c.epoch_samples = int(&v)?,
             "--seed" => c.seed = int(&v)? as u64,
