@@ -82,11 +82,18 @@ fn run() -> Result<(), String> {
     println!("\nby empties:");
     print!("{:>7}", "empties");
     for (name, _, _) in &rows {
-        let short = std::path::Path::new(name)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        print!(" {short:>20}");
+        // The file name and its directory's (several runs' best.nnue side by side).
+        let path = std::path::Path::new(name);
+        let last = |p: &std::path::Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let short = match path.parent() {
+            Some(d) if !last(d).is_empty() => format!("{}/{}", last(d), last(path)),
+            _ => last(path),
+        };
+        print!(" {short:>24}");
     }
     println!();
     for e in 0..=64 {
@@ -95,7 +102,7 @@ fn run() -> Result<(), String> {
         }
         print!("{e:>7}");
         for (_, _, by) in &rows {
-            print!(" {:>20}", format!("{:.3} ({})", by[e].1, by[e].0));
+            print!(" {:>24}", format!("{:.3} ({})", by[e].1, by[e].0));
         }
         println!();
     }
