@@ -1,0 +1,93 @@
+//! `nnue-train`: trains (or resumes training) the network. See the crate's README.md.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use othello_nnue::train::{run, Config};
+
+const USAGE: &str =
+    "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
+       [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
+       [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
+Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
+best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
+DIR/ckpt/last.ckpt.";
+
+fn parse() -> Result<Config, String> {
+    let mut c = Config {
+        data: PathBuf::from("/work/nnue-data/raw"),
+        dir: PathBuf::from("/work/nnue-data"),
+        hidden: 64,
+        l2: 32,
+        buckets: 8,
+        batch: 4096,
+        lr: 1e-3,
+        decay: 0.85,
+        epochs: 20,
+        patience: 3,
+        valid: 0.02,
+        fraction: 1.0,
+        wd: 0.0,
+        min_empties: 0,
+        epoch_samples: 0,
+        seed: 1,
+        threads: 2,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "-h" || a == "--help" {
+            println!("{USAGE}");
+            std::process::exit(0);
+        }
+        let v = args
+            .next()
+            .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))?;
+        let num = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{a}: not a number: {v}"))
+        };
+        let int = |v: &str| {
+            v.parse::<usize>()
+                .map_err(|_| format!("{a}: not an integer: {v}"))
+        };
+        match a.as_str() {
+            "--data" => c.data = PathBuf::from(v),
+            "--dir" => c.dir = PathBuf::from(v),
+            "--hidden" => c.hidden = int(&v)?,
+            "--l2" => c.l2 = int(&v)?,
+            "--buckets" => c.buckets = int(&v)?,
+            "--batch" => c.batch = int(&v)?,
+            "--lr" => c.lr = num(&v)?,
+            "--decay" => c.decay = num(&v)?,
+            "--epochs" => c.epochs = int(&v)?,
+            "--patience" => c.patience = int(&v)?,
+            "--valid" => c.valid = num(&v)?,
+            "--fraction" => c.fraction = num(&v)?,
+            "--wd" => c.wd = num(&v)?,
+            "--min-empties" => c.min_empties = int(&v)? as u32,
+            "--epoch-samples" => c.epoch_samples = int(&v)?,
+            "--seed" => c.seed = int(&v)? as u64,
+            "--threads" => c.threads = int(&v)?,
+            _ => return Err(format!("unknown option {a}\n{USAGE}")),
+        }
+    }
+    if c.hidden == 0 || c.hidden > 1024 || c.l2 == 0 || c.l2 > 256 || !(1..=61).contains(&c.buckets)
+    {
+        return Err("bad dimensions (H 1-1024, L2 1-256, buckets 1-61)".into());
+    }
+    if c.batch == 0 || c.threads == 0 || c.patience == 0 {
+        return Err("--batch, --threads and --patience must be positive".into());
+    }
+    Ok(c)
+}
+
+fn main() -> ExitCode {
+    let result = parse().and_then(|c| run(&c));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nnue-train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

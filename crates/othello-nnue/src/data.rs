@@ -1,0 +1,182 @@
+//! Training positions from `OthData1` label files (`othello::learn::data`), split by game.
+
+use std::path::{Path, PathBuf};
+
+use othello::learn::data::{parse_header, Record, DATA_HEADER_LEN, RECORD_LEN};
+
+use crate::file::fnv1a64;
+
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Discs of the side to move.
+    pub player: u64,
+    /// Discs of the other side.
+    pub opponent: u64,
+    /// Value for the side to move, centi-discs.
+    pub label: i16,
+}
+
+impl Position {
+    /// Empty squares.
+    pub fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+}
+
+/// The positions of some files, split into training and validation by game.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    /// Training positions.
+    pub train: Vec<Position>,
+    /// Validation positions (whole games never in `train`).
+    pub valid: Vec<Position>,
+    /// Records read, complete games only.
+    pub records: usize,
+    /// Records of training games left out by `train_fraction`.
+    pub skipped: usize,
+}
+
+fn mix(x: u64) -> u64 {
+    // SplitMix64's finaliser.
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key that decides where a game goes. The same game is labelled in several files (the
+/// WTHOR games at depth 8 and at depth 12), so the key is not the file and game index but the
+/// game's first position with at most 30 empty squares, up to symmetry (a game that never
+/// gets there: its file name and index). Equal games thus land on the same side of the split.
+fn split_key(game: &[Position], file_name: &str, index: u32) -> u64 {
+    match game.iter().find(|p| p.empties() <= 30) {
+        Some(p) => {
+            let c = othello::Board::from_bits_unchecked(p.player, p.opponent).canonical();
+            mix(c.player() ^ mix(c.opponent()))
+        }
+        None => mix(fnv1a64(file_name.as_bytes(), 0..0) ^ mix(index as u64)),
+    }
+}
+
+/// A number in `[0, 1)` from a key and a salt.
+fn unit(key: u64, salt: u64) -> f64 {
+    (mix(key ^ salt) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The data files of `dir` (every regular file whose header is `OthData1`), sorted by name.
+pub fn data_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let path = e?.path();
+        if path.is_file() {
+            let mut head = [0u8; DATA_HEADER_LEN];
+            use std::io::Read;
+            let ok = std::fs::File::open(&path)
+                .and_then(|mut f| f.read_exact(&mut head))
+                .is_ok();
+            if ok && parse_header(&head).is_ok() {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads `files`: games whose key is below `valid_fraction` go to validation; of the others,
+/// those whose second key is below `train_fraction` go to training. Incomplete last games are
+/// skipped; a bad record is an error. Positions with fewer than `min_empties` empty squares
+/// are dropped from both sides (after the split, which does not depend on it).
+pub fn load(
+    files: &[PathBuf],
+    valid_fraction: f64,
+    train_fraction: f64,
+    min_empties: u32,
+) -> Result<Dataset, String> {
+    let mut ds = Dataset::default();
+    for path in files {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        parse_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let body = &bytes[DATA_HEADER_LEN..];
+        let mut game: Vec<Position> = Vec::new();
+        for (k, chunk) in body.chunks_exact(RECORD_LEN).enumerate() {
+            let r = Record::from_bytes(chunk.try_into().expect("record length"))
+                .map_err(|e| format!("{}: record {k}: {e}", path.display()))?;
+            game.push(Position {
+                player: r.board.player(),
+                opponent: r.board.opponent(),
+                label: r.label,
+            });
+            if r.last {
+                ds.records += game.len();
+                let key = split_key(&game, &name, r.game);
+                game.retain(|p| p.empties() >= min_empties);
+                if unit(key, 0) < valid_fraction {
+                    ds.valid.append(&mut game);
+                } else if unit(key, 0x5eed) < train_fraction {
+                    ds.train.append(&mut game);
+                } else {
+                    ds.skipped += game.len();
+                    game.clear();
+                }
+            }
+        }
+    }
+    Ok(ds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_is_by_game_and_reproducible() {
+        let dir = std::env::temp_dir().join(format!("othello-nnue-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.dat");
+        let mut bytes = othello::learn::data::header_bytes(1).to_vec();
+        let b = othello::Board::start();
+        for game in 0..200u32 {
+            for k in 0..5 {
+                let r = Record {
+                    board: b,
+                    side: othello::Color::Black,
+                    game,
+                    label: (game as i16) * 10,
+                    kind: othello::learn::data::LabelKind::Search,
+                    last: k == 4,
+                };
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+        }
+        // An incomplete game at the end.
+        let first: Vec<u8> = bytes[DATA_HEADER_LEN..DATA_HEADER_LEN + RECORD_LEN].into();
+        bytes.extend_from_slice(&first);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(data_files(&dir).unwrap(), vec![path.clone()]);
+        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0).unwrap();
+        assert_eq!(ds.records, 1000);
+        assert_eq!(ds.train.len() + ds.valid.len(), 1000);
+        assert!(
+            ds.valid.len() > 100 && ds.valid.len() < 350,
+            "{}",
+            ds.valid.len()
+        );
+        let games = |v: &[Position]| {
+            let mut g: Vec<i16> = v.iter().map(|p| p.label).collect();
+            g.dedup();
+            g
+        };
+        for g in games(&ds.valid) {
+            assert!(!ds.train.iter().any(|p| p.label == g));
+        }
+        let again = load(&[path], 0.2, 1.0, 0).unwrap();
+        assert_eq!(again.valid, ds.valid);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

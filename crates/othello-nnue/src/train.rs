@@ -1,0 +1,782 @@
+//! The trainer: minibatch Adam with a sparse (lazy) update of the embedding rows a batch
+//! touches, data-parallel over the batch, validation by game, early stopping, learning-rate
+//! decay, a resumable checkpoint every epoch.
+//!
+//! Loss: mean squared error in discs. Each step:
+//!
+//! 1. the batch is cut into one slice per thread; each thread runs forward and backward on its
+//!    samples, adding the dense gradients to its own buffer and writing each sample's
+//!    accumulator gradient and embedding rows;
+//! 2. the embedding rows are cut into one range per thread (whole shapes, balanced by their
+//!    placements); each thread adds the accumulator gradients of its rows into a gradient
+//!    table, then applies Adam to the rows it touched only (their moments decay only when they
+//!    are touched, as in NNUE trainers' sparse Adam), and clears them;
+//! 3. the dense groups get an ordinary Adam step on the sum of the threads' gradients.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use othello::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
+
+use crate::data::{self, Position};
+use crate::features;
+use crate::file::{fnv1a64, save_weights, write_atomic};
+use crate::net::{Arch, DenseGrads, Input, Params, Scratch};
+
+const BETA1: f64 = 0.9;
+const BETA2: f64 = 0.999;
+const ADAM_EPS: f64 = 1e-8;
+
+/// The trainer's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Directory of `OthData1` files.
+    pub data: PathBuf,
+    /// Output directory: `train.log`, `ckpt/`, `best.nnue`.
+    pub dir: PathBuf,
+    /// Accumulator width.
+    pub hidden: usize,
+    /// Second layer width.
+    pub l2: usize,
+    /// Phase buckets.
+    pub buckets: usize,
+    /// Minibatch size.
+    pub batch: usize,
+    /// Initial learning rate.
+    pub lr: f64,
+    /// Learning rate factor per epoch.
+    pub decay: f64,
+    /// Maximum epochs.
+    pub epochs: usize,
+    /// Stop after this many epochs without a better validation MAE.
+    pub patience: usize,
+    /// Fraction of games held out for validation.
+    pub valid: f64,
+    /// Fraction of the other games used for training.
+    pub fraction: f64,
+    /// Decoupled (AdamW) weight decay of the embedding rows, applied when a row is updated.
+    pub wd: f64,
+    /// Positions with fewer empty squares are left out (the exact solver's domain).
+    pub min_empties: u32,
+    /// Samples per epoch (0: every training position once).
+    pub epoch_samples: usize,
+    /// Seed of the initial weights and the shuffles.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Config {
+    /// What a checkpoint must agree on to be resumed (not the epoch count, patience or threads).
+    fn fingerprint(&self, files: &[PathBuf]) -> String {
+        let names: Vec<String> = files
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            })
+            .collect();
+        format!(
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}",
+            self.hidden,
+            self.l2,
+            self.buckets,
+            self.batch,
+            self.lr,
+            self.decay,
+            self.valid,
+            self.fraction,
+            self.min_empties,
+            self.epoch_samples,
+            self.seed,
+            fnv1a64(names.join("\n").as_bytes(), 0..0),
+            // Older checkpoints were made without weight decay.
+            if self.wd == 0.0 { String::new() } else { format!(" wd {}", self.wd) }
+        )
+    }
+}
+
+/// Everything a checkpoint holds.
+struct State {
+    params: Params<f32>,
+    m: Vec<Vec<f32>>,
+    v: Vec<Vec<f32>>,
+    step: u64,
+    epoch: usize,
+    best_mae: f64,
+    best_epoch: usize,
+    bad_epochs: usize,
+    finished: bool,
+    elapsed: f64,
+}
+
+const CKPT_MAGIC: &[u8; 8] = b"OthNnCk1";
+
+impl State {
+    fn new(arch: Arch, seed: u64) -> State {
+        let params = Params::init(arch, seed);
+        let zeros: Vec<Vec<f32>> = arch.group_sizes().iter().map(|&n| vec![0.0; n]).collect();
+        State {
+            params,
+            m: zeros.clone(),
+            v: zeros,
+            step: 0,
+            epoch: 0,
+            best_mae: f64::INFINITY,
+            best_epoch: 0,
+            bad_epochs: 0,
+            finished: false,
+            elapsed: 0.0,
+        }
+    }
+
+    fn to_bytes(&self, fingerprint: &str) -> Vec<u8> {
+        let n = self.params.arch.param_count();
+        let mut out = Vec::with_capacity(128 + fingerprint.len() + 12 * n);
+        out.extend_from_slice(CKPT_MAGIC);
+        out.extend_from_slice(&(fingerprint.len() as u32).to_le_bytes());
+        out.extend_from_slice(fingerprint.as_bytes());
+        out.extend_from_slice(&self.step.to_le_bytes());
+        out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
+        out.extend_from_slice(&self.best_mae.to_le_bytes());
+        out.extend_from_slice(&(self.best_epoch as u32).to_le_bytes());
+        out.extend_from_slice(&(self.bad_epochs as u32).to_le_bytes());
+        out.push(self.finished as u8);
+        out.extend_from_slice(&self.elapsed.to_le_bytes());
+        for g in self.params.groups() {
+            for w in g {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        for g in self.m.iter().chain(&self.v) {
+            for w in g {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let sum = fnv1a64(&out, 0..0);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    fn from_bytes(bytes: &[u8], arch: Arch, fingerprint: &str) -> Result<State, String> {
+        let n = arch.param_count();
+        if bytes.len() < 8 + 4 || &bytes[0..8] != CKPT_MAGIC {
+            return Err("not a trainer checkpoint (bad magic)".into());
+        }
+        let flen = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        if bytes.len() < 12 + flen {
+            return Err("truncated checkpoint".into());
+        }
+        let theirs = String::from_utf8_lossy(&bytes[12..12 + flen]);
+        if theirs != fingerprint {
+            return Err(format!(
+                "the checkpoint was made with other settings:\n  checkpoint: {theirs}\n  now:        {fingerprint}\n(use the same settings, or another --dir)"
+            ));
+        }
+        let expected = 12 + flen + 8 + 4 + 8 + 4 + 4 + 1 + 8 + 12 * n + 8;
+        if bytes.len() != expected {
+            return Err(format!(
+                "checkpoint is {} bytes, expected {expected} (different network or truncated)",
+                bytes.len()
+            ));
+        }
+        let body = &bytes[..bytes.len() - 8];
+        let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().unwrap());
+        if fnv1a64(body, 0..0) != stored {
+            return Err("corrupt checkpoint (checksum)".into());
+        }
+        let mut at = 12 + flen;
+        let mut take = |k: usize| {
+            let s = &bytes[at..at + k];
+            at += k;
+            s
+        };
+        let step = u64::from_le_bytes(take(8).try_into().unwrap());
+        let epoch = u32::from_le_bytes(take(4).try_into().unwrap()) as usize;
+        let best_mae = f64::from_le_bytes(take(8).try_into().unwrap());
+        let best_epoch = u32::from_le_bytes(take(4).try_into().unwrap()) as usize;
+        let bad_epochs = u32::from_le_bytes(take(4).try_into().unwrap()) as usize;
+        let finished = take(1)[0] != 0;
+        let elapsed = f64::from_le_bytes(take(8).try_into().unwrap());
+        let mut s = State::new(arch, 0);
+        let read = |dst: &mut [f32], src: &[u8]| {
+            for (w, c) in dst.iter_mut().zip(src.chunks_exact(4)) {
+                *w = f32::from_le_bytes(c.try_into().unwrap());
+            }
+        };
+        for g in s.params.groups_mut() {
+            let len = g.len();
+            read(g, take(4 * len));
+        }
+        for g in s.m.iter_mut().chain(s.v.iter_mut()) {
+            let len = g.len();
+            read(g, take(4 * len));
+        }
+        s.step = step;
+        s.epoch = epoch;
+        s.best_mae = best_mae;
+        s.best_epoch = best_epoch;
+        s.bad_epochs = bad_epochs;
+        s.finished = finished;
+        s.elapsed = elapsed;
+        Ok(s)
+    }
+}
+
+/// The row range and placement slots each thread owns in the sparse update: whole shapes,
+/// balanced by their number of placements.
+fn row_ranges(arch: &Arch, threads: usize) -> Vec<(usize, usize, usize, usize)> {
+    let shapes = PATTERNS.len();
+    let mut slot_start = vec![0usize; shapes + 1];
+    for (slot, inst) in INSTANCES.iter().enumerate() {
+        slot_start[inst.pattern as usize + 1] = slot + 1;
+    }
+    let mut out = Vec::new();
+    let mut first = 0usize;
+    for t in 0..threads {
+        let target = INSTANCE_COUNT * (t + 1) / threads;
+        let mut last = first;
+        while last < shapes && (slot_start[last + 1] <= target || t + 1 == threads) {
+            last += 1;
+        }
+        let row0 = if first < shapes {
+            features::shape_row_offset(first)
+        } else {
+            arch.rows
+        };
+        let row1 = if last < shapes {
+            features::shape_row_offset(last)
+        } else {
+            arch.rows
+        };
+        out.push((row0, row1, slot_start[first], slot_start[last]));
+        first = last;
+    }
+    out
+}
+
+/// Per-thread buffers of the first phase.
+struct Worker {
+    scratch: Scratch<f32>,
+    grads: DenseGrads<f32>,
+    sq: f64,
+    abs: f64,
+}
+
+/// Adam on `p` with gradient `g`; `lr_t` includes the bias corrections; `decay` is the
+/// decoupled weight decay factor of this step (AdamW: `p *= 1 - lr · wd`).
+#[inline]
+fn adam(p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32, decay: f32) {
+    let (b1, b2, eps) = (BETA1 as f32, BETA2 as f32, ADAM_EPS as f32);
+    for i in 0..p.len() {
+        let gi = g[i];
+        m[i] = b1 * m[i] + (1.0 - b1) * gi;
+        v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+        p[i] = p[i] * decay - lr_t * m[i] / (v[i].sqrt() + eps);
+    }
+}
+
+/// Mean absolute and squared error (discs) of `params` on `positions`, overall and by
+/// empties band (≤ 20, 21-30, 31-40, 41+).
+pub fn validate(
+    params: &Params<f32>,
+    positions: &[Position],
+    threads: usize,
+) -> (f64, f64, [f64; 4]) {
+    if positions.is_empty() {
+        return (f64::NAN, f64::NAN, [f64::NAN; 4]);
+    }
+    let chunk = positions.len().div_ceil(threads.max(1));
+    let parts: Vec<(f64, f64, [f64; 4], [usize; 4])> = std::thread::scope(|s| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut scratch = Scratch::new(&params.arch);
+                    let (mut abs, mut sq) = (0.0, 0.0);
+                    let mut band = [0.0; 4];
+                    let mut count = [0usize; 4];
+                    for p in part {
+                        let input = Input::of(p.player, p.opponent, params.arch.buckets);
+                        let y = params.forward(&input, &mut scratch) as f64;
+                        let e = y - p.label as f64 / 100.0;
+                        abs += e.abs();
+                        sq += e * e;
+                        let b = match p.empties() {
+                            0..=20 => 0,
+                            21..=30 => 1,
+                            31..=40 => 2,
+                            _ => 3,
+                        };
+                        band[b] += e.abs();
+                        count[b] += 1;
+                    }
+                    (abs, sq, band, count)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("validation thread"))
+            .collect()
+    });
+    let n = positions.len() as f64;
+    let abs: f64 = parts.iter().map(|p| p.0).sum();
+    let sq: f64 = parts.iter().map(|p| p.1).sum();
+    let mut bands = [0.0; 4];
+    for (b, out) in bands.iter_mut().enumerate() {
+        let s: f64 = parts.iter().map(|p| p.2[b]).sum();
+        let c: usize = parts.iter().map(|p| p.3[b]).sum();
+        *out = if c > 0 { s / c as f64 } else { f64::NAN };
+    }
+    (abs / n, sq / n, bands)
+}
+
+fn shuffled(n: usize, seed: u64) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..n as u32).collect();
+    let mut rng = othello::rng::SplitMix64::new(seed);
+    for i in (1..n).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+fn log_line(path: &Path, line: &str) {
+    println!("{line}");
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+/// Runs (or resumes) a training run.
+pub fn run(cfg: &Config) -> Result<(), String> {
+    let ckpt_dir = cfg.dir.join("ckpt");
+    std::fs::create_dir_all(&ckpt_dir).map_err(|e| format!("{}: {e}", ckpt_dir.display()))?;
+    let log = cfg.dir.join("train.log");
+    let files = data::data_files(&cfg.data).map_err(|e| format!("{}: {e}", cfg.data.display()))?;
+    if files.is_empty() {
+        return Err(format!("no OthData1 files in {}", cfg.data.display()));
+    }
+    let arch = Arch::new(cfg.hidden, cfg.l2, cfg.buckets);
+    let fingerprint = cfg.fingerprint(&files);
+    let last = ckpt_dir.join("last.ckpt");
+    let mut state = if last.exists() {
+        let bytes = std::fs::read(&last).map_err(|e| format!("{}: {e}", last.display()))?;
+        let s = State::from_bytes(&bytes, arch, &fingerprint)
+            .map_err(|e| format!("{}: {e}", last.display()))?;
+        log_line(
+            &log,
+            &format!(
+                "# resumed from {} after epoch {} (step {}, best val MAE {:.4} at epoch {})",
+                last.display(),
+                s.epoch,
+                s.step,
+                s.best_mae,
+                s.best_epoch
+            ),
+        );
+        s
+    } else {
+        State::new(arch, cfg.seed)
+    };
+    if state.finished || state.epoch >= cfg.epochs {
+        log_line(&log, &format!("# training already finished after epoch {} (best epoch {}, val MAE {:.4}); weights in {}", state.epoch, state.best_epoch, state.best_mae, cfg.dir.join("best.nnue").display()));
+        return Ok(());
+    }
+
+    let t_load = Instant::now();
+    let ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties)?;
+    log_line(
+        &log,
+        &format!(
+            "# {} files, {} records: {} training, {} validation, {} left out; loaded in {:.1} s; {fingerprint}; params {}",
+            files.len(),
+            ds.records,
+            ds.train.len(),
+            ds.valid.len(),
+            ds.skipped,
+            t_load.elapsed().as_secs_f64(),
+            arch.param_count()
+        ),
+    );
+    if state.epoch == 0 {
+        log_line(&log, "# epoch train_mse train_mae val_mae val_rmse val_mae(<=20,21-30,31-40,41+) lr samples/s elapsed_s");
+    }
+
+    let threads = cfg.threads.max(1);
+    let h = arch.hidden;
+    let ranges = row_ranges(&arch, threads);
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|_| Worker {
+            scratch: Scratch::new(&arch),
+            grads: DenseGrads::zeros(&arch),
+            sq: 0.0,
+            abs: 0.0,
+        })
+        .collect();
+    let mut emb_grad = vec![0f32; arch.rows * h];
+    let mut touched = vec![false; arch.rows];
+    // The step up to which each row's weight decay has been applied (rows untouched by a step
+    // catch up when next touched, and all of them at the end of an epoch).
+    let mut decayed_to = vec![state.step; arch.rows];
+    let mut dacc = vec![0f32; cfg.batch * h];
+    let mut rows_buf = vec![0u32; cfg.batch * INSTANCE_COUNT];
+    let mut dense_sum = DenseGrads::<f32>::zeros(&arch);
+
+    while state.epoch < cfg.epochs && !state.finished {
+        let epoch = state.epoch + 1;
+        let t0 = Instant::now();
+        let lr = cfg.lr * cfg.decay.powi(state.epoch as i32);
+        let mut order = shuffled(
+            ds.train.len(),
+            cfg.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9),
+        );
+        if cfg.epoch_samples > 0 && cfg.epoch_samples < order.len() {
+            order.truncate(cfg.epoch_samples);
+        }
+        let (mut sum_sq, mut sum_abs) = (0.0f64, 0.0f64);
+        let mut last_report = Instant::now();
+        for (bi, batch) in order.chunks(cfg.batch).enumerate() {
+            state.step += 1;
+            let n = batch.len();
+            let scale = 1.0 / n as f32;
+            let per = n.div_ceil(threads);
+            // Phase 1: forward and backward, data-parallel.
+            for w in workers.iter_mut() {
+                w.grads.clear();
+                w.sq = 0.0;
+                w.abs = 0.0;
+            }
+            {
+                let params = &state.params;
+                let train = &ds.train;
+                std::thread::scope(|s| {
+                    for (((w, idx), da), rb) in workers
+                        .iter_mut()
+                        .zip(batch.chunks(per))
+                        .zip(dacc[..n * h].chunks_mut(per * h))
+                        .zip(rows_buf[..n * INSTANCE_COUNT].chunks_mut(per * INSTANCE_COUNT))
+                    {
+                        s.spawn(move || {
+                            for (k, &i) in idx.iter().enumerate() {
+                                let p = &train[i as usize];
+                                let input = Input::of(p.player, p.opponent, params.arch.buckets);
+                                let target = p.label as f32 / 100.0;
+                                let y = params.forward_backward(
+                                    &input,
+                                    target,
+                                    scale,
+                                    &mut w.scratch,
+                                    &mut w.grads,
+                                    &mut da[k * h..(k + 1) * h],
+                                );
+                                let e = (y - target) as f64;
+                                w.sq += e * e;
+                                w.abs += e.abs();
+                                rb[k * INSTANCE_COUNT..(k + 1) * INSTANCE_COUNT]
+                                    .copy_from_slice(&input.rows);
+                            }
+                        });
+                    }
+                });
+            }
+            for w in &workers {
+                sum_sq += w.sq;
+                sum_abs += w.abs;
+            }
+            let t = state.step as f64;
+            let lr_t = (lr * (1.0 - BETA2.powf(t)).sqrt() / (1.0 - BETA1.powf(t))) as f32;
+            // Decoupled weight decay of the embedding (the dense layers: none), per step.
+            let emb_decay = (1.0 - lr * cfg.wd) as f32;
+            let step = state.step;
+            // Phase 2: scatter the accumulator gradients and the sparse Adam step, by row range.
+            {
+                let dacc = &dacc[..n * h];
+                let rows_buf = &rows_buf[..n * INSTANCE_COUNT];
+                let mut emb: &mut [f32] = &mut state.params.emb;
+                let mut m: &mut [f32] = &mut state.m[0];
+                let mut v: &mut [f32] = &mut state.v[0];
+                let mut g: &mut [f32] = &mut emb_grad;
+                let mut tf: &mut [bool] = &mut touched;
+                let mut dt: &mut [u64] = &mut decayed_to;
+                std::thread::scope(|s| {
+                    let mut done = 0usize;
+                    for &(r0, r1, s0, s1) in &ranges {
+                        debug_assert_eq!(r0, done);
+                        let len = r1 - r0;
+                        let (e_part, e_rest) = std::mem::take(&mut emb).split_at_mut(len * h);
+                        let (m_part, m_rest) = std::mem::take(&mut m).split_at_mut(len * h);
+                        let (v_part, v_rest) = std::mem::take(&mut v).split_at_mut(len * h);
+                        let (g_part, g_rest) = std::mem::take(&mut g).split_at_mut(len * h);
+                        let (t_part, t_rest) = std::mem::take(&mut tf).split_at_mut(len);
+                        let (d_part, d_rest) = std::mem::take(&mut dt).split_at_mut(len);
+                        dt = d_rest;
+                        emb = e_rest;
+                        m = m_rest;
+                        v = v_rest;
+                        g = g_rest;
+                        tf = t_rest;
+                        done = r1;
+                        s.spawn(move || {
+                            let mut list: Vec<u32> = Vec::with_capacity(n * (s1 - s0));
+                            for k in 0..n {
+                                let d = &dacc[k * h..(k + 1) * h];
+                                for &r in
+                                    &rows_buf[k * INSTANCE_COUNT + s0..k * INSTANCE_COUNT + s1]
+                                {
+                                    let local = r as usize - r0;
+                                    let gr = &mut g_part[local * h..(local + 1) * h];
+                                    gr.iter_mut().zip(d).for_each(|(a, b)| *a += *b);
+                                    if !t_part[local] {
+                                        t_part[local] = true;
+                                        list.push(local as u32);
+                                    }
+                                }
+                            }
+                            for &local in &list {
+                                let l = local as usize;
+                                let range = l * h..(l + 1) * h;
+                                if emb_decay != 1.0 {
+                                    let f = emb_decay.powi((step - d_part[l]) as i32);
+                                    e_part[range.clone()].iter_mut().for_each(|w| *w *= f);
+                                    d_part[l] = step;
+                                }
+                                adam(
+                                    &mut e_part[range.clone()],
+                                    &mut m_part[range.clone()],
+                                    &mut v_part[range.clone()],
+                                    &g_part[range.clone()],
+                                    lr_t,
+                                    1.0,
+                                );
+                                g_part[range].iter_mut().for_each(|x| *x = 0.0);
+                                t_part[l] = false;
+                            }
+                        });
+                    }
+                });
+            }
+            // Phase 3: the dense groups.
+            dense_sum.clear();
+            for w in &workers {
+                dense_sum.add(&w.grads);
+            }
+            let dense_grads = [
+                &dense_sum.b0,
+                &dense_sum.w2,
+                &dense_sum.b2,
+                &dense_sum.w3,
+                &dense_sum.b3,
+            ];
+            let groups = state.params.groups_mut();
+            for (gi, grad) in dense_grads.iter().enumerate() {
+                let k = gi + 1;
+                adam(
+                    &mut groups[k][..],
+                    &mut state.m[k],
+                    &mut state.v[k],
+                    grad,
+                    lr_t,
+                    1.0,
+                );
+            }
+            if last_report.elapsed().as_secs_f64() > 60.0 {
+                let done = (bi + 1) * cfg.batch;
+                println!(
+                    "  epoch {epoch}: {done}/{} samples, train MAE so far {:.4}, {:.0} samples/s",
+                    order.len(),
+                    sum_abs / done as f64,
+                    done as f64 / t0.elapsed().as_secs_f64()
+                );
+                last_report = Instant::now();
+            }
+        }
+        // The weight decay every row owes up to this step.
+        if cfg.wd != 0.0 {
+            let f = (1.0 - lr * cfg.wd) as f32;
+            for (r, d) in decayed_to.iter_mut().enumerate() {
+                if *d != state.step {
+                    let k = f.powi((state.step - *d) as i32);
+                    state.params.emb[r * h..(r + 1) * h]
+                        .iter_mut()
+                        .for_each(|w| *w *= k);
+                    *d = state.step;
+                }
+            }
+        }
+        let train_time = t0.elapsed().as_secs_f64();
+        let samples = order.len() as f64;
+        let (val_mae, val_mse, bands) = validate(&state.params, &ds.valid, threads);
+        state.elapsed += t0.elapsed().as_secs_f64();
+        state.epoch = epoch;
+        let improved = val_mae < state.best_mae;
+        if improved {
+            state.best_mae = val_mae;
+            state.best_epoch = epoch;
+            state.bad_epochs = 0;
+        } else {
+            state.bad_epochs += 1;
+        }
+        if state.bad_epochs >= cfg.patience {
+            state.finished = true;
+        }
+        let weights = ckpt_dir.join(format!("epoch-{epoch:03}.nnue"));
+        save_weights(&state.params, &weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+        if improved {
+            let best = cfg.dir.join("best.nnue");
+            save_weights(&state.params, &best).map_err(|e| format!("{}: {e}", best.display()))?;
+        }
+        write_atomic(&last, &state.to_bytes(&fingerprint))
+            .map_err(|e| format!("{}: {e}", last.display()))?;
+        log_line(
+            &log,
+            &format!(
+                "epoch {epoch} train_mse {:.4} train_mae {:.4} val_mae {val_mae:.4} val_rmse {:.4} bands {:.3} {:.3} {:.3} {:.3} lr {lr:.3e} samples/s {:.0} elapsed {:.0}{}",
+                sum_sq / samples,
+                sum_abs / samples,
+                val_mse.sqrt(),
+                bands[0],
+                bands[1],
+                bands[2],
+                bands[3],
+                samples / train_time,
+                state.elapsed,
+                if improved { " *best" } else { "" }
+            ),
+        );
+    }
+    log_line(
+        &log,
+        &format!(
+            "# stopped after epoch {} ({}); best epoch {} val MAE {:.4}: {}",
+            state.epoch,
+            if state.finished {
+                "no improvement for --patience epochs"
+            } else {
+                "--epochs reached"
+            },
+            state.best_epoch,
+            state.best_mae,
+            cfg.dir.join("best.nnue").display()
+        ),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_ranges_cover_the_rows_by_whole_shapes() {
+        let arch = Arch::new(4, 2, 1);
+        for threads in 1..=4 {
+            let r = row_ranges(&arch, threads);
+            assert_eq!(r.len(), threads);
+            assert_eq!(r[0].0, 0);
+            assert_eq!(r[0].2, 0);
+            assert_eq!(r[threads - 1].1, arch.rows);
+            assert_eq!(r[threads - 1].3, INSTANCE_COUNT);
+            for w in r.windows(2) {
+                assert_eq!(w[0].1, w[1].0);
+                assert_eq!(w[0].3, w[1].2);
+            }
+        }
+        assert_eq!(row_ranges(&arch, 2)[0].3, 28);
+    }
+
+    #[test]
+    fn checkpoint_round_trip() {
+        let arch = Arch::new(2, 2, 2);
+        let mut s = State::new(arch, 5);
+        s.step = 42;
+        s.epoch = 3;
+        s.best_mae = 3.5;
+        s.m[2][1] = 0.25;
+        let bytes = s.to_bytes("fp");
+        let back = State::from_bytes(&bytes, arch, "fp").unwrap();
+        assert_eq!(back.params, s.params);
+        assert_eq!(back.m, s.m);
+        assert_eq!((back.step, back.epoch, back.best_mae), (42, 3, 3.5));
+        assert!(State::from_bytes(&bytes, arch, "other").is_err());
+        let mut bad = bytes.clone();
+        bad[100] ^= 1;
+        assert!(State::from_bytes(&bad, arch, "fp").is_err());
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+    use othello::learn::data::{header_bytes, LabelKind, Record};
+
+    fn write_data(path: &Path, games: u32) {
+        let mut bytes = header_bytes(7).to_vec();
+        let mut rng = othello::rng::SplitMix64::new(3);
+        for game in 0..games {
+            let boards: Vec<_> =
+                othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+            for (k, b) in boards.iter().enumerate() {
+                let r = Record {
+                    board: *b,
+                    side: othello::Color::Black,
+                    game,
+                    label: (b.disc_difference() * 100) as i16,
+                    kind: LabelKind::Search,
+                    last: k + 1 == boards.len(),
+                };
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// Two epochs, then a resume to a third, with weight decay: the files appear, the resumed
+    /// run continues where the first stopped, and other settings are refused.
+    #[test]
+    fn trains_checkpoints_and_resumes() {
+        let root = std::env::temp_dir().join(format!("othello-nnue-run-{}", std::process::id()));
+        let data = root.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        write_data(&data.join("g.dat"), 300);
+        let mut cfg = Config {
+            data: data.clone(),
+            dir: root.join("out"),
+            hidden: 8,
+            l2: 4,
+            buckets: 2,
+            batch: 256,
+            lr: 3e-3,
+            decay: 0.9,
+            epochs: 2,
+            patience: 5,
+            valid: 0.1,
+            fraction: 1.0,
+            wd: 0.01,
+            min_empties: 0,
+            epoch_samples: 0,
+            seed: 1,
+            threads: 2,
+        };
+        run(&cfg).unwrap();
+        assert!(cfg.dir.join("best.nnue").exists());
+        assert!(cfg.dir.join("ckpt/epoch-002.nnue").exists());
+        crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
+        cfg.epochs = 3;
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(log.contains("# resumed from"), "{log}");
+        assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
+        // Other settings are refused.
+        cfg.hidden = 6;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+}
