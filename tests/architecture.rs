@@ -329,7 +329,16 @@ fn src_dir() -> PathBuf {
 }
 
 /// The workspace's library crates, lowest layer first.
-const CRATES: [&str; 4] = ["core", "engine", "tools", "train"];
+const CRATES: [&str; 5] = ["core", "engine", "tools", "train", "nnue"];
+
+/// The layers among them, whose module names are unique (the network trainer, a leaf that
+/// nothing depends on, has its own `eval` and `train` and stays out of the module graph).
+const LAYERS: usize = 4;
+
+/// The `src/` folders of the layers' crates.
+fn layer_srcs() -> Vec<PathBuf> {
+    crate_srcs().into_iter().take(LAYERS).collect()
+}
 
 /// The `src/` folders of the library crates.
 fn crate_srcs() -> Vec<PathBuf> {
@@ -370,7 +379,7 @@ fn line_count(path: &Path) -> usize {
 
 #[test]
 fn top_level_modules_form_no_cycle() {
-    let graph = library_graph(&crate_srcs());
+    let graph = library_graph(&layer_srcs());
     // The graph is really read: known edges are there.
     for (from, to) in [
         ("board", "bitboard"),
@@ -479,7 +488,8 @@ fn only_the_binary_draws_or_prints() {
         .flat_map(|d| rust_files(&d).into_iter().map(move |f| (d.clone(), f)))
     {
         let relative = path.strip_prefix(&dir).unwrap();
-        if dir == src && is_binary(relative) {
+        // The binary's own files, and a crate's binaries (`src/bin/`), may print.
+        if (dir == src && is_binary(relative)) || relative.starts_with("bin") {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
@@ -580,7 +590,7 @@ fn dependencies(manifest: &str) -> BTreeSet<String> {
 // The layers, as docs/DEVELOPING.md's table gives them: what each crate may depend on.
 #[test]
 fn each_crate_depends_only_on_what_its_layer_allows() {
-    let allowed: [(&str, &[&str]); 4] = [
+    let allowed: [(&str, &[&str]); 5] = [
         ("core", &["thiserror", "log", "libc", "web-time"]),
         (
             "engine",
@@ -607,6 +617,16 @@ fn each_crate_depends_only_on_what_its_layer_allows() {
                 "log",
             ],
         ),
+        (
+            "nnue",
+            &[
+                "othello-core",
+                "othello-engine",
+                "othello-train",
+                "log",
+                "env_logger",
+            ],
+        ),
     ];
     for (name, allowed) in allowed {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -615,7 +635,7 @@ fn each_crate_depends_only_on_what_its_layer_allows() {
             .join("Cargo.toml");
         let deps = dependencies(&fs::read_to_string(&path).unwrap());
         assert!(
-            deps.contains("thiserror"),
+            deps.contains("log") || deps.contains("othello-core"),
             "{name}: the manifest was not read: {deps:?}"
         );
         let extra: Vec<&String> = deps

@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(bytes.len(), HEADER_LEN + 4 * p.arch.param_count());
         let net = read_weights(&bytes).expect("reads back");
         assert_eq!(net.params, p);
-        let b = othello::Board::start();
+        let b = othello_core::Board::start();
         let original = Network { params: p };
         assert_eq!(
             original.evaluate(b.player(), b.opponent()),

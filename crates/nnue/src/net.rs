@@ -14,7 +14,7 @@
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
-use othello::eval::pattern::geometry::INSTANCE_COUNT;
+use othello_core::eval::pattern::geometry::INSTANCE_COUNT;
 
 use crate::features::{self, EXTRA};
 
@@ -272,7 +272,7 @@ impl<T: Real> Params<T> {
     /// clipped ReLU's slope and the output near the labels' spread).
     pub fn init(arch: Arch, seed: u64) -> Params<T> {
         let mut p = Params::zeros(arch);
-        let mut rng = othello::rng::SplitMix64::new(seed);
+        let mut rng = othello_core::rng::SplitMix64::new(seed);
         let mut uniform = |scale: f64| {
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
             T::from_f64((2.0 * u - 1.0) * scale)
@@ -430,11 +430,11 @@ mod tests {
     use super::*;
 
     fn samples(n: usize, buckets: usize, seed: u64) -> Vec<(Input, f64)> {
-        let mut rng = othello::rng::SplitMix64::new(seed);
+        let mut rng = othello_core::rng::SplitMix64::new(seed);
         let mut out = Vec::new();
         while out.len() < n {
             let game: Vec<_> =
-                othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+                othello_core::rng::random_playout(othello_core::Board::start(), &mut rng).collect();
             let b = game[rng.below(game.len() as u64) as usize];
             let target = (rng.below(129) as f64 - 64.0) / 4.0;
             out.push((Input::of(b.player(), b.opponent(), buckets), target));
@@ -533,10 +533,10 @@ mod tests {
         let net = Network {
             params: Params::init(arch, 7),
         };
-        let mut rng = othello::rng::SplitMix64::new(4);
+        let mut rng = othello_core::rng::SplitMix64::new(4);
         for _ in 0..50 {
             let game: Vec<_> =
-                othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+                othello_core::rng::random_playout(othello_core::Board::start(), &mut rng).collect();
             let b = game[rng.below(game.len() as u64) as usize];
             let v = net.evaluate(b.player(), b.opponent());
             for g in 0..8 {

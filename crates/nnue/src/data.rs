@@ -1,8 +1,8 @@
-//! Training positions from `OthData1` label files (`othello::learn::data`), split by game.
+//! Training positions from `OthData1` label files (`othello_train::learn::data`), split by game.
 
 use std::path::{Path, PathBuf};
 
-use othello::learn::data::{parse_header, Record, DATA_HEADER_LEN, RECORD_LEN};
+use othello_train::learn::data::{parse_header, Record, DATA_HEADER_LEN, RECORD_LEN};
 
 use crate::file::fnv1a64;
 
@@ -52,7 +52,7 @@ fn mix(x: u64) -> u64 {
 fn split_key(game: &[Position], file_name: &str, index: u32) -> u64 {
     match game.iter().find(|p| p.empties() <= 30) {
         Some(p) => {
-            let c = othello::Board::from_bits_unchecked(p.player, p.opponent).canonical();
+            let c = othello_core::Board::from_bits_unchecked(p.player, p.opponent).canonical();
             mix(c.player() ^ mix(c.opponent()))
         }
         None => mix(fnv1a64(file_name.as_bytes(), 0..0) ^ mix(index as u64)),
@@ -139,16 +139,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("othello-nnue-data-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.dat");
-        let mut bytes = othello::learn::data::header_bytes(1).to_vec();
-        let b = othello::Board::start();
+        let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
+        let b = othello_core::Board::start();
         for game in 0..200u32 {
             for k in 0..5 {
                 let r = Record {
                     board: b,
-                    side: othello::Color::Black,
+                    side: othello_core::Color::Black,
                     game,
                     label: (game as i16) * 10,
-                    kind: othello::learn::data::LabelKind::Search,
+                    kind: othello_train::learn::data::LabelKind::Search,
                     last: k == 4,
                 };
                 bytes.extend_from_slice(&r.to_bytes());

@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use othello::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
+use othello_core::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
 
 use crate::data::{self, Position};
 use crate::features;
@@ -336,7 +336,7 @@ pub fn validate(
 
 fn shuffled(n: usize, seed: u64) -> Vec<u32> {
     let mut v: Vec<u32> = (0..n as u32).collect();
-    let mut rng = othello::rng::SplitMix64::new(seed);
+    let mut rng = othello_core::rng::SplitMix64::new(seed);
     for i in (1..n).rev() {
         let j = rng.below(i as u64 + 1) as usize;
         v.swap(i, j);
@@ -345,7 +345,7 @@ fn shuffled(n: usize, seed: u64) -> Vec<u32> {
 }
 
 fn log_line(path: &Path, line: &str) {
-    println!("{line}");
+    log::info!("{line}");
     if let Ok(mut f) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -589,7 +589,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             }
             if last_report.elapsed().as_secs_f64() > 60.0 {
                 let done = (bi + 1) * cfg.batch;
-                println!(
+                log::info!(
                     "  epoch {epoch}: {done}/{} samples, train MAE so far {:.4}, {:.0} samples/s",
                     order.len(),
                     sum_abs / done as f64,
@@ -715,18 +715,18 @@ mod tests {
 #[cfg(test)]
 mod run_tests {
     use super::*;
-    use othello::learn::data::{header_bytes, LabelKind, Record};
+    use othello_train::learn::data::{header_bytes, LabelKind, Record};
 
     fn write_data(path: &Path, games: u32) {
         let mut bytes = header_bytes(7).to_vec();
-        let mut rng = othello::rng::SplitMix64::new(3);
+        let mut rng = othello_core::rng::SplitMix64::new(3);
         for game in 0..games {
             let boards: Vec<_> =
-                othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+                othello_core::rng::random_playout(othello_core::Board::start(), &mut rng).collect();
             for (k, b) in boards.iter().enumerate() {
                 let r = Record {
                     board: *b,
-                    side: othello::Color::Black,
+                    side: othello_core::Color::Black,
                     game,
                     label: (b.disc_difference() * 100) as i16,
                     kind: LabelKind::Search,

@@ -6,11 +6,11 @@
 use othello_nnue::{Arch, Network, Params};
 
 fn positions() -> Vec<(u64, u64)> {
-    let mut rng = othello::rng::SplitMix64::new(2024);
+    let mut rng = othello_core::rng::SplitMix64::new(2024);
     let mut out = Vec::new();
     for _ in 0..4 {
         let game: Vec<_> =
-            othello::rng::random_playout(othello::Board::start(), &mut rng).collect();
+            othello_core::rng::random_playout(othello_core::Board::start(), &mut rng).collect();
         for b in game.iter().step_by(9) {
             out.push((b.player(), b.opponent()));
         }
@@ -67,5 +67,29 @@ fn float_reference_matches_the_fixture() {
     for ((p, o, v), (ep, eo, ev)) in got.iter().zip(EXPECTED) {
         assert_eq!((p, o), (ep, eo));
         assert!((v - ev).abs() < 1e-4, "{p:#x} {o:#x}: {v} against {ev}");
+    }
+}
+
+/// The engine's own reading of the network (`othello_core::eval::nnue`): its float reference
+/// gives the trainer's values, and its quantised inference follows them.
+#[test]
+fn the_engine_reads_the_trainers_network_and_values_it_alike() {
+    use othello_core::eval::nnue::{FloatNet, NnueEval};
+    use othello_core::eval::Evaluator;
+    let network = network();
+    let bytes = othello_nnue::file::weights_bytes(&network.params);
+    let float = FloatNet::from_bytes(&bytes).expect("the trainer's file reads");
+    let quantised = NnueEval::from_bytes(&bytes).expect("the trainer's file quantises");
+    for &(p, o, want) in EXPECTED {
+        let got = float.evaluate(p, o);
+        assert!((got - want).abs() < 1e-4, "{got} against {want}");
+        let board = othello_core::Board::from_bits_unchecked(p, o);
+        let centi = quantised.evaluate(&board);
+        // This network's embedding is eight times the trained ones' (it crosses both clip
+        // ends), so the i8 rounding moves it more than it moves a trained network.
+        assert!(
+            (centi as f32 - 100.0 * want).abs() <= 60.0,
+            "{centi} centi-discs against {want} discs"
+        );
     }
 }

@@ -82,6 +82,12 @@ fn parse() -> Result<Config, String> {
 }
 
 fn main() -> ExitCode {
+    // The trainer's progress lines come through `log` (info); RUST_LOG quiets them.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .format_timestamp(None)
+        .format_target(false)
+        .format_level(false)
+        .init();
     let result = parse().and_then(|c| run(&c));
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //!
 //! Each of the 58 placements ([`INSTANCES`]) of the 14 shapes reads its base-3 index with
 //! [`geometry::instance_indices`] (digit 0 empty, 1 a disc of the side to move, 2 an opponent
-//! disc). The index is mapped to its *weight class* ([`othello::eval::pattern::geometry::Geometry::canon`]):
+//! disc). The index is mapped to its *weight class* ([`othello_core::eval::pattern::geometry::Geometry::canon`]):
 //! the indices equal under the symmetries that map a shape onto itself (an edge read
 //! backwards, a corner reflected in its diagonal) share one class. The embedding row of a
 //! placement is `compact_offset[shape] + class`, so a shape's placements share one table and
@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use othello::eval::pattern::geometry::{
+use othello_core::eval::pattern::geometry::{
     self, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_TABLES_LEN,
 };
 
@@ -80,8 +80,8 @@ pub fn rows(player: u64, opponent: u64) -> [u32; INSTANCE_COUNT] {
 #[inline]
 pub fn extras(player: u64, opponent: u64) -> [f32; EXTRA] {
     [
-        othello::movegen::moves(player, opponent).count_ones() as f32 / MOBILITY_SCALE,
-        othello::movegen::moves(opponent, player).count_ones() as f32 / MOBILITY_SCALE,
+        othello_core::movegen::moves(player, opponent).count_ones() as f32 / MOBILITY_SCALE,
+        othello_core::movegen::moves(opponent, player).count_ones() as f32 / MOBILITY_SCALE,
     ]
 }
 
@@ -95,13 +95,13 @@ pub fn bucket(empties: u32, buckets: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello::eval::pattern::geometry::instance_indices_reference;
+    use othello_core::eval::pattern::geometry::instance_indices_reference;
 
     fn random_boards(n: usize, seed: u64) -> Vec<(u64, u64)> {
-        let mut rng = othello::rng::SplitMix64::new(seed);
+        let mut rng = othello_core::rng::SplitMix64::new(seed);
         let mut out = Vec::new();
         while out.len() < n {
-            for b in othello::rng::random_playout(othello::Board::start(), &mut rng) {
+            for b in othello_core::rng::random_playout(othello_core::Board::start(), &mut rng) {
                 out.push((b.player(), b.opponent()));
             }
         }
@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn symmetric_boards_have_the_same_multiset_of_rows() {
         for (p, o) in random_boards(500, 9) {
-            let b = othello::Board::from_bits_unchecked(p, o);
+            let b = othello_core::Board::from_bits_unchecked(p, o);
             let mut base = rows(p, o).to_vec();
             base.sort_unstable();
             for g in 0..8 {

@@ -1,11 +1,11 @@
 //! Error against exact values: OBF files whose moves carry solved scores.
 //!
-//! The samples are `othello::learn::error::exact_samples`' (the same as `othello eval-error
+//! The samples are `othello_train::learn::error::exact_samples`' (the same as `othello eval-error
 //! --exact`): each position whose every legal move is scored (value: the best score), and the
 //! position after each scored move (value: minus its score), duplicates under the symmetries
 //! removed.
 
-use othello::learn::train::Sample;
+use othello_train::learn::train::Sample;
 
 /// `(count, mean absolute error)` of each band or number of empties.
 pub type Errors = Vec<(usize, f64)>;
@@ -25,10 +25,10 @@ pub fn obf_samples(paths: &[std::path::PathBuf]) -> Result<Vec<Sample>, String> 
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let parsed =
-            othello::obf::parse_obf(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            othello_core::obf::parse_obf(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         entries.extend(parsed);
     }
-    Ok(othello::learn::error::exact_samples(&entries))
+    Ok(othello_train::learn::error::exact_samples(&entries))
 }
 
 /// `(count, MAE)` of `f` (a value in discs) on the samples of each band of [`BANDS`], and per

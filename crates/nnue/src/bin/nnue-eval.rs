@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use othello::eval::Evaluator;
+use othello_core::eval::Evaluator;
 use othello_nnue::eval::{mae_by_band, obf_samples, Errors, BANDS};
 
 const USAGE: &str = "usage: nnue-eval NET.nnue [--linear PATTERN.bin]... FILE.obf...
@@ -43,10 +43,10 @@ fn run() -> Result<(), String> {
     let samples = obf_samples(&obf)?;
     let mut rows: Vec<(String, Errors, Errors)> = Vec::new();
     for path in &linear {
-        let eval = othello::eval::EngineEval::from_file(path)
+        let eval = othello_engine::weights::engine_eval_from_file(path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let (b, e) = mae_by_band(&samples, |p, o| {
-            eval.evaluate(&othello::Board::from_bits_unchecked(p, o)) as f64 / 100.0
+            eval.evaluate(&othello_core::Board::from_bits_unchecked(p, o)) as f64 / 100.0
         });
         rows.push((path.display().to_string(), b, e));
     }
