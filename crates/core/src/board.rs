@@ -530,7 +530,8 @@ impl FromStr for Board {
 }
 
 impl fmt::Display for Position {
-    /// A readable diagram: columns, rows, `X` Black, `O` White, `.` empty, `*` a legal move,
+    /// A readable diagram: columns, rows, `X` Black, `O` White, `.` empty, `+` a legal move
+    /// (as `othello play` shows them; `*` would read as Black, as in board strings and GGF),
     /// then the disc counts and the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (black, white) = self.black_white();
@@ -545,7 +546,7 @@ impl fmt::Display for Position {
                 } else if white & bit != 0 {
                     'O'
                 } else if legal & bit != 0 {
-                    '*'
+                    '+'
                 } else {
                     '.'
                 };
