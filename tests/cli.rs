@@ -168,6 +168,109 @@ fn solve_count_takes_the_first_positions_of_the_file() {
     );
 }
 
+/// `--only` picks positions by their number (as `--first` numbers them): ranges and lists,
+/// each row labelled with its own number and solved to its own score; numbers the file does
+/// not have, empty ranges and `--only` with `--count` are errors.
+#[test]
+fn solve_only_picks_positions_by_number() {
+    let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--only", "3..4,7"]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().take(5).collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert_eq!(rows[0], ["3", "14", "d1", "+2", "ok"], "{out}");
+    assert_eq!(rows[1][..2], ["4", "14"], "{out}");
+    assert_eq!(rows[1][3..], ["+0", "ok"], "{out}");
+    assert_eq!(rows[2], ["7", "14", "a6", "+8", "ok"], "{out}");
+    // FFO #40 by its own number, from the file that starts at #40.
+    let args = [
+        "solve",
+        "tests/data/fforum-40-59.obf",
+        "--first",
+        "40",
+        "--only",
+        "40",
+    ];
+    let o = othello(&args);
+    assert!(o.status.success(), "{o:?}");
+    let row: Vec<String> = stdout(&o)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .take(5)
+        .map(String::from)
+        .collect();
+    assert_eq!(row, ["40", "20", "a2", "+38", "ok"]);
+    for (only, want) in [
+        ("25", "numbered 1 to 19"),
+        ("4..3", "the range is empty"),
+        ("x", "is not a position number"),
+    ] {
+        let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--only", only]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{only}: {err}");
+    }
+    let o = othello(&[
+        "solve",
+        "tests/data/fforum-1-19.obf",
+        "--only",
+        "3",
+        "--count",
+        "2",
+    ]);
+    assert!(!o.status.success());
+}
+
+/// A solve of one position (`--board`, `--moves`) prints every iteration to stderr as it
+/// finishes, as Edax does: the presearch's midgame depths, the selective passes (`20@73%`),
+/// the exact one (`20@100%`), each with value, move, nodes and time; `--quiet` silences them.
+#[test]
+fn a_single_solve_prints_its_iterations_to_stderr() {
+    let text = std::fs::read_to_string("tests/data/fforum-40-59.obf").unwrap();
+    let board = &text.lines().next().unwrap()[..66];
+    let o = othello(&["solve", "--board", board, "--threads", "1"]);
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0]
+            .split_whitespace()
+            .eq(["depth", "value", "move", "nodes", "seconds", "nodes/s", "pv"]),
+        "{err}"
+    );
+    assert!(
+        lines.iter().any(|l| l.trim_start().starts_with("6 ")),
+        "a presearch depth: {err}"
+    );
+    assert!(
+        lines.iter().any(|l| l.trim_start().starts_with("20@73%")),
+        "{err}"
+    );
+    let last: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(last[..3], ["20@100%", "+38", "a2"], "{err}");
+    assert!(stdout(&o).contains(" a2 "));
+    let o = othello(&["solve", "--board", board, "--threads", "1", "--quiet"]);
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A table of a file prints no iterations.
+    let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--count", "1"]);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 #[test]
 fn quality_count_scores_the_first_positions_against_the_file() {
     let file = "tests/data/quality-30.obf";
