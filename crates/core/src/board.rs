@@ -461,6 +461,17 @@ pub enum ParseBoardError {
     /// No side to move after the 64 squares.
     #[error("missing the side to move after the 64 squares")]
     MissingSide,
+    /// A side to move that is not a disc letter (`B`, `W`, ...).
+    #[error(
+        "unexpected side to move {found:?} at position {index}: expected X (or x, *) for Black \
+         or O (or o, 0) for White"
+    )]
+    BadSide {
+        /// The offending character.
+        found: char,
+        /// Its character index in the input.
+        index: usize,
+    },
     /// Text after the side to move.
     #[error("unexpected {found:?} at position {index} after the side to move")]
     Trailing {
@@ -506,7 +517,7 @@ impl FromStr for Position {
             } else if side.is_none() {
                 side = match square_char(c) {
                     Ok(Some(color)) => Some(color),
-                    _ => return Err(bad),
+                    _ => return Err(ParseBoardError::BadSide { found: c, index }),
                 };
             } else {
                 return Err(ParseBoardError::Trailing { found: c, index });
@@ -661,8 +672,23 @@ mod tests {
         );
         assert!(matches!(
             START.replace(" X", " -").parse::<Board>(),
-            Err(ParseBoardError::BadChar { found: '-', .. })
+            Err(ParseBoardError::BadSide { found: '-', .. })
         ));
+        // A side written B or W (as some tools do) is named, with the letters expected.
+        let err = START.replace(" X", " B").parse::<Board>().unwrap_err();
+        assert_eq!(
+            err,
+            ParseBoardError::BadSide {
+                found: 'B',
+                index: 65
+            }
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("'B'") && text.contains("expected X"),
+            "{text}"
+        );
+        assert!(text.contains("O (or o, 0) for White"), "{text}");
     }
 
     #[test]

@@ -75,10 +75,24 @@ impl BookChoice {
             })),
             // Nothing at all there (a dangling link or a link loop is something, and is
             // refused when read): a new book, created by the first save.
-            BookChoice::File(path) if !crate::files::exists(path)? => Ok(Some(OwnedBook {
-                book: default_book(),
-                save_to: Some(path.clone()),
-            })),
+            // Its directory must exist, or the first save (`learn`) would fail long after.
+            BookChoice::File(path) if !crate::files::exists(path)? => {
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => std::path::Path::new("."),
+                };
+                if !dir.is_dir() {
+                    return Err(BookError::Write(format!(
+                        "{}: no such book, and it cannot be made: the directory {} does not exist",
+                        path.display(),
+                        dir.display()
+                    )));
+                }
+                Ok(Some(OwnedBook {
+                    book: default_book(),
+                    save_to: Some(path.clone()),
+                }))
+            }
             BookChoice::File(path) => {
                 let bytes = file::read_file(path)?;
                 let edax = edax::looks_like_edax(&bytes);
