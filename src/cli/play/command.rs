@@ -59,8 +59,10 @@ impl FromStr for Command {
     }
 }
 
-/// What `help` prints.
+/// What `help` prints. Its first line is a heading, so that after a prompt whose input was
+/// not echoed (typed ahead, or piped) the list still starts on a line of its own.
 pub const HELP: &str = "\
+Commands:
   f5        play that square (either case; PAIP's 56 too); your legal moves are marked +
   pass      pass, when you have no move
   undo      take back your last move and the replies to it

@@ -372,6 +372,13 @@ fn a_bad_move_is_answered_and_changes_nothing() {
 fn help_lists_every_command() {
     let (_, text) = session("help\nquit\n", &options("help"));
     assert!(text.contains("help lists the commands"), "{text}");
+    // Every command's line starts at the same indentation, the first too (the prompt before
+    // it ends without a newline when the input is not echoed).
+    let first = text
+        .lines()
+        .find(|l| l.contains("play that square"))
+        .unwrap();
+    assert!(first.starts_with("  f5 "), "{first:?}");
     for word in [
         "pass", "undo", "redo", "hint", "analyse", "resign", "quit", "help",
     ] {
