@@ -271,6 +271,64 @@ fn a_single_solve_prints_its_iterations_to_stderr() {
     );
 }
 
+/// `search --quiet` (`--summary`) prints only the result and the totals, with or without
+/// --multipv; the odd/even swing is printed only with `--swing`; the help says that a search
+/// with no limit runs until stopped.
+#[test]
+fn search_quiet_prints_the_summary_and_the_swing_only_when_asked() {
+    let base = ["search", "--xot", "2", "--depth", "7", "--threads", "1"];
+    let full = stdout(&othello(&base));
+    assert!(
+        full.lines().any(|l| l.trim_start().starts_with("depth")),
+        "{full}"
+    );
+    assert!(!full.contains("odd/even"), "{full}");
+    for quiet in ["--quiet", "--summary"] {
+        let text = stdout(&othello(&[&base[..], &[quiet]].concat()));
+        assert!(
+            !text.lines().any(|l| l.trim_start().starts_with("depth")),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.trim_start().starts_with("best "))
+                .count(),
+            2
+        );
+        assert!(text.contains("total: 2 positions"), "{text}");
+        // The result is the same search's.
+        let best = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.contains("best "))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(best(&text), best(&full));
+    }
+    let swing = stdout(&othello(&[&base[..], &["--quiet", "--swing"]].concat()));
+    assert!(
+        swing.lines().last().unwrap().starts_with("odd/even swing"),
+        "{swing}"
+    );
+    let lines = stdout(&othello(&[
+        "search",
+        "--moves",
+        "f5d6c3d3c4",
+        "--multipv",
+        "2",
+        "--depth",
+        "4",
+        "--quiet",
+    ]));
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    assert!(lines.contains("  line 2 "), "{lines}");
+    let help = stdout(&othello(&["search", "--help"]));
+    assert!(
+        help.contains("until stopped") || help.contains("until you stop it"),
+        "{help}"
+    );
+}
+
 #[test]
 fn quality_count_scores_the_first_positions_against_the_file() {
     let file = "tests/data/quality-30.obf";

@@ -358,11 +358,18 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Lines per position (1: the best move only).
     pub multipv: usize,
+    /// Only the summary: no iteration lines.
+    pub quiet: bool,
+    /// Print the odd/even swing (a measure for tuning the evaluator) after the totals; it is
+    /// logged (`RUST_LOG=info`) either way.
+    pub swing: bool,
 }
 
-/// Prints each completed iteration as one line, and keeps the midgame values by depth.
+/// Prints each completed iteration as one line (unless `quiet`), and keeps the midgame values
+/// by depth.
 struct IterationPrinter<'w, W: Write> {
     out: &'w mut W,
+    quiet: bool,
     error: Option<io::Error>,
     /// `(depth, value in discs)` of each heuristic (midgame) iteration, in order.
     values: Vec<(u32, f64)>,
@@ -388,7 +395,7 @@ impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
         if let Value::Heuristic(_) = r.value {
             self.values.push((r.depth, r.value.discs()));
         }
-        if self.error.is_some() {
+        if self.error.is_some() || self.quiet {
             return;
         }
         let depth = match (r.value, r.selectivity) {
@@ -415,9 +422,10 @@ impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
     }
 }
 
-/// `othello search`: search each position with the given limits, printing every iteration,
-/// then the totals (positions, nodes, seconds, nodes/s) and, when iterations from depth 5 on
-/// follow each other, the odd/even swing: the mean of `|v(d) − v(d−1)|` over those pairs.
+/// `othello search`: search each position with the given limits, printing every iteration
+/// (unless `quiet`), then the totals (positions, nodes, seconds, nodes/s) and, when iterations
+/// from depth 5 on follow each other, the odd/even swing: the mean of `|v(d) − v(d−1)|` over
+/// those pairs (printed with `swing`, logged at info level either way).
 pub fn run_search(
     positions: &[(String, Board)],
     options: &SearchOptions,
@@ -434,6 +442,7 @@ pub fn run_search(
         writeln!(out, "{name}")?;
         let mut printer = IterationPrinter {
             out,
+            quiet: options.quiet,
             error: None,
             values: Vec::new(),
         };
@@ -488,11 +497,14 @@ pub fn run_search(
         )?;
     }
     if swing_pairs > 0 {
-        writeln!(
-            out,
+        let line = format!(
             "odd/even swing: mean |v(d) - v(d-1)| {:.2} discs over {swing_pairs} pairs of depths >= {SWING_MIN_DEPTH}",
             swing_sum / swing_pairs as f64
-        )?;
+        );
+        log::info!("{line}");
+        if options.swing {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(nodes)
 }

@@ -102,7 +102,8 @@ enum Command {
     Gtp(search::GtpArgs),
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
     Perft(search::PerftArgs),
-    /// Search positions with iterative deepening, printing every iteration.
+    /// Search positions with iterative deepening, printing every iteration (--quiet: only the
+    /// result). With no --depth, --time or --nodes it runs until stopped (Ctrl-C).
     Search(search::SearchArgs),
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
     Bench(search::BenchArgs),

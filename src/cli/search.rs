@@ -114,7 +114,8 @@ pub struct SearchArgs {
     /// Search the first N XOT openings instead.
     #[arg(long)]
     xot: Option<usize>,
-    /// Maximum midgame depth.
+    /// Maximum midgame depth. Without --depth, --time or --nodes, a search goes on until it
+    /// reaches the end of the game, which from the midgame means until you stop it (Ctrl-C).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Time per position, in seconds.
@@ -137,6 +138,13 @@ pub struct SearchArgs {
     /// excluded at the root (values comparable between lines).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     multipv: u64,
+    /// Only the summary: each position's best move (or lines) and the totals, no iterations.
+    #[arg(long, visible_alias = "summary")]
+    quiet: bool,
+    /// Also print the odd/even swing after the totals (the mean change of value between
+    /// consecutive depths: a measure for tuning the evaluator; RUST_LOG=info logs it anyway).
+    #[arg(long)]
+    swing: bool,
 }
 
 /// `othello search`.
@@ -158,6 +166,8 @@ pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         selectivity: args.selectivity.0,
         threads: args.threads.unwrap_or_else(available_threads),
         multipv: args.multipv as usize,
+        quiet: args.quiet,
+        swing: args.swing,
     };
     commands::run_search(&positions, &options, out)?;
     Ok(())
