@@ -329,6 +329,61 @@ fn search_quiet_prints_the_summary_and_the_swing_only_when_asked() {
     );
 }
 
+/// `othello --help` lists the commands a player uses first (play, analyse/search, solve,
+/// review, match), the training commands last, marked [dev]; `completions <shell>` prints a
+/// completion script; `analyse` is `search`.
+#[test]
+fn help_lists_the_players_commands_first_and_completions_work() {
+    let help = stdout(&othello(&["--help"]));
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        commands[..5],
+        ["play", "search", "solve", "review", "match"],
+        "{help}"
+    );
+    let dev = [
+        "label",
+        "selfplay",
+        "train",
+        "eval-error",
+        "centre",
+        "calibrate",
+    ];
+    let first_dev = commands.iter().position(|c| dev.contains(c)).unwrap();
+    assert!(
+        commands[first_dev..]
+            .iter()
+            .all(|c| dev.contains(c) || *c == "help"),
+        "{help}"
+    );
+    for line in help
+        .lines()
+        .filter(|l| dev.iter().any(|d| l.trim_start().starts_with(d)))
+    {
+        assert!(line.contains("[dev]"), "{line}");
+    }
+    assert!(help.contains("[alias: analyse]"), "{help}");
+    let bash = othello(&["completions", "bash"]);
+    assert!(bash.status.success());
+    let script = stdout(&bash);
+    assert!(
+        script.contains("complete -F") && script.contains("othello"),
+        "{script}"
+    );
+    assert!(script.contains("solve") && script.contains("--only"));
+    let zsh = stdout(&othello(&["completions", "zsh"]));
+    assert!(zsh.starts_with("#compdef othello"), "{zsh}");
+    assert!(!othello(&["completions", "cmd.exe"]).status.success());
+    let analyse = othello(&["analyse", "--depth", "3", "--quiet", "--threads", "1"]);
+    assert!(stdout(&analyse).contains("best "));
+}
+
 #[test]
 fn quality_count_scores_the_first_positions_against_the_file() {
     let file = "tests/data/quality-30.obf";
