@@ -80,3 +80,32 @@ fn readme_examples_write_under_target() {
         }
     }
 }
+
+/// The package leaves out the training labels (`cargo package --list` shows no `labels/`),
+/// and the release profile carries no debug info, which the `profiling` profile keeps.
+#[test]
+fn the_package_leaves_out_the_labels_and_release_has_no_debug_info() {
+    let manifest = read("Cargo.toml");
+    let exclude = manifest
+        .lines()
+        .find(|l| l.starts_with("exclude = "))
+        .expect("an exclude list");
+    assert!(exclude.contains("\"/labels/\""), "{exclude}");
+    let section = |name: &str| -> String {
+        let start = manifest.find(&format!("[profile.{name}]")).unwrap();
+        let rest = &manifest[start + 1..];
+        rest[..rest.find("\n[").unwrap_or(rest.len())].to_string()
+    };
+    assert!(section("release").contains("debug = false"));
+    let profiling = section("profiling");
+    assert!(profiling.contains("inherits = \"release\"") && profiling.contains("debug = 1"));
+}
+
+/// The README says how the `othello` of its examples is had: `cargo install --path .` or
+/// `cargo run --release -- ...`.
+#[test]
+fn readme_says_how_to_run_othello() {
+    let readme = read("README.md");
+    assert!(readme.contains("    cargo install --path ."));
+    assert!(readme.contains("    cargo run --release -- "));
+}
