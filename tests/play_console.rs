@@ -63,10 +63,11 @@ fn the_clock_ticks_and_the_console_commands_work_on_a_terminal() {
         "play engine:level=1,book=off,threads=1 --time 300 --ggf {}",
         ggf.display()
     );
-    // Think 2.6 s at the first prompt (the clock ticks), then the commands.
+    // Think 4 s at the first prompt (the clock ticks, across the prompt again after `board`),
+    // then the commands.
     let typed = [
         (1.0, "board"),
-        (2.6, "level 2"),
+        (3.0, "level 2"),
         (0.3, "go"),
         (0.8, "swap"),
         (0.8, "new"),
@@ -122,19 +123,26 @@ fn a_resumed_game_keeps_its_clock_and_its_file() {
         "play engine:level=1,book=off,threads=1 --time 300 --ggf {}",
         ggf.display()
     );
-    on_a_terminal(&first, &[(3.2, "f5"), (1.0, "quit")]);
+    on_a_terminal(&first, &[(4.0, "f5"), (1.0, "quit")]);
     let saved = std::fs::read_to_string(&ggf).unwrap();
     assert!(saved.contains("TI[5:00"), "{saved}");
+    // The seconds the person took for f5, as recorded: `B[F5//<seconds>]`.
+    let used: f64 = saved[saved.find("B[F5//").unwrap() + 6..]
+        .split(']')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(used >= 0.5, "{saved}");
     let resumed = format!(
         "play engine:level=1,book=off,threads=1 --file {}",
         ggf.display()
     );
     let text = on_a_terminal(&resumed, &[(1.0, "quit")]);
-    // About 3 s used by Black (the person) before: 4:57 or 4:56 left.
-    assert!(
-        text.contains("clock: X 4:57 (you)") || text.contains("clock: X 4:56 (you)"),
-        "{text}"
-    );
+    // The clock goes on from the time used: 5:00 less those seconds.
+    let left = (300.0 - used).round() as u64;
+    let shown = format!("clock: X {}:{:02} (you)", left / 60, left % 60);
+    assert!(text.contains(&shown), "{shown}: {text}");
     assert!(
         text.contains(&format!("Game saved to {}", ggf.display())),
         "{text}"

@@ -724,7 +724,7 @@ mod tests {
     fn display_shows_coordinates_counts_and_legal_moves() {
         let text = Position::start().to_string();
         assert!(text.starts_with("  a b c d e f g h\n1 . . . ."));
-        assert!(text.contains("\n4 . . * O X . . . 4\n"));
+        assert!(text.contains("\n4 . . + O X . . . 4\n"));
         assert!(text.ends_with("Black 2 - White 2, Black (X) to move"));
     }
 }

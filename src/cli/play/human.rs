@@ -130,10 +130,12 @@ impl<R: BufRead + Send, W: Write + Send> Human<R, W> {
     /// Reads lines until one is a move or a request.
     fn read_move(&mut self, game: &Game) -> io::Result<Result<Move, Request>> {
         let pos = game.position();
+        // The turn's start: the clock line counts from here across the prompts of this turn.
+        let started = Instant::now();
         loop {
-            let started = Instant::now();
             if self.tick {
-                writeln!(self.out, "{}", clock_line(game, self.color, Duration::ZERO))?;
+                let line = clock_line(game, self.color, started.elapsed());
+                writeln!(self.out, "{line}")?;
             }
             if pos.board.moves() == 0 {
                 write!(self.out, "You have no move and must pass: type pass > ")?;
@@ -291,7 +293,7 @@ impl Ticker {
         let game = game.clone();
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut shown = 0;
+            let mut shown = started.elapsed().as_secs();
             while !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(50));
                 let elapsed = started.elapsed();
