@@ -577,9 +577,13 @@ fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
         ("pass", "illegal", "pass"),
         ("garbage", "illegal", "unreadable move \"zz\""),
         ("resign", "illegal", "resigned"),
-        ("noise", "crash", "expected an answer starting with = or ?"),
-        ("wrong-id", "crash", "does not carry the command's id"),
-        ("refuse", "crash", "refused \"genmove"),
+        (
+            "noise",
+            "protocol",
+            "expected an answer starting with = or ?",
+        ),
+        ("wrong-id", "protocol", "does not carry the command's id"),
+        ("refuse", "protocol", "refused \"genmove"),
         ("crash", "crash", "crashed"),
         ("hang", "hung", ""),
     ] {
@@ -619,6 +623,70 @@ fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
             started.elapsed()
         );
     }
+}
+
+/// An engine that passes implicitly, as GRhino (`gtp-rhino`) does: it answers `play b pass`
+/// with `? syntax error`, and `genmove` with `pass` when it has no move. Here it is our own
+/// `othello gtp` behind a bash filter that refuses every `play <colour> pass`. From a position
+/// where Black must pass (twice in the game), both colours' games end normally: the client
+/// treats the refused pass as implicit, and no refusal is a fault, let alone a crash.
+#[test]
+fn an_engine_with_implicit_passes_plays_through_passes() {
+    use othello::arena::{play_game, GameSetup, Opening};
+    let script = temp_path("implicit-pass-gtp.sh");
+    let text = format!(
+        "coproc G {{ {BIN} gtp --level 1 --book off --threads 1; }}\n\
+         while read -r id cmd rest; do\n\
+         \x20 if [ \"$cmd\" = play ] && [ \"${{rest#* }}\" = pass ]; then\n\
+         \x20   printf '?%s syntax error\\n\\n' \"$id\"; continue\n\
+         \x20 fi\n\
+         \x20 printf '%s %s %s\\n' \"$id\" \"$cmd\" \"$rest\" >&\"${{G[1]}}\"\n\
+         \x20 while IFS= read -r line <&\"${{G[0]}}\"; do\n\
+         \x20   printf '%s\\n' \"$line\"; [ -z \"$line\" ] && break\n\
+         \x20 done\n\
+         \x20 [ \"$cmd\" = quit ] && exit 0\n\
+         done\n"
+    );
+    std::fs::write(&script, text).unwrap();
+    // A game of GRhino's that was forfeited at move 57: Black must pass here, and again after
+    // White's a1.
+    let line = "f5d6c7f4g3g4h3h4d3h2f3e2f1d1f2e3d2f6g6c1e6c3c4c6h5c2h1d7b3c5g5g1e7g2b6e1b1a2\
+                a4d8e8f8b5b4f7a6b2c8a7a8b8b7a3a5g8h8";
+    let opening_moves = othello::xot::parse_moves(line).unwrap();
+    let opening = Opening {
+        name: "implicit pass".to_string(),
+        start: othello::Position::start(),
+        moves: opening_moves,
+    };
+    assert!(opening.position().unwrap().board.must_pass());
+    let setup = GameSetup {
+        opening,
+        clock: None,
+        depth: None,
+        move_timeout: Duration::from_secs(30),
+        seed: 1,
+        place: "test".to_string(),
+    };
+    let mut rhino = spec(&format!("gtp:rhino=bash {}", script.display()))
+        .build()
+        .unwrap();
+    let mut maximizer = spec("maximizer:count").build().unwrap();
+    for rhino_is_black in [false, true] {
+        let outcome = if rhino_is_black {
+            play_game(rhino.as_mut(), maximizer.as_mut(), &setup)
+        } else {
+            play_game(maximizer.as_mut(), rhino.as_mut(), &setup)
+        };
+        assert_eq!(outcome.termination.kind(), "normal", "{outcome:?}");
+        let passes = moves(&outcome.game)
+            .iter()
+            .filter(|m| **m == Move::Pass)
+            .count();
+        assert!(passes >= 1, "{}", outcome.game);
+        assert!(outcome.game.position().board.is_game_over());
+    }
+    drop(rhino);
+    std::fs::remove_file(&script).ok();
 }
 
 /// `--openings file:PATH`: every game starts with one of the file's lines, each line is played

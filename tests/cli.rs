@@ -168,6 +168,222 @@ fn solve_count_takes_the_first_positions_of_the_file() {
     );
 }
 
+/// `--only` picks positions by their number (as `--first` numbers them): ranges and lists,
+/// each row labelled with its own number and solved to its own score; numbers the file does
+/// not have, empty ranges and `--only` with `--count` are errors.
+#[test]
+fn solve_only_picks_positions_by_number() {
+    let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--only", "3..4,7"]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().take(5).collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert_eq!(rows[0], ["3", "14", "d1", "+2", "ok"], "{out}");
+    assert_eq!(rows[1][..2], ["4", "14"], "{out}");
+    assert_eq!(rows[1][3..], ["+0", "ok"], "{out}");
+    assert_eq!(rows[2], ["7", "14", "a6", "+8", "ok"], "{out}");
+    // FFO #40 by its own number, from the file that starts at #40.
+    let args = [
+        "solve",
+        "tests/data/fforum-40-59.obf",
+        "--first",
+        "40",
+        "--only",
+        "40",
+    ];
+    let o = othello(&args);
+    assert!(o.status.success(), "{o:?}");
+    let row: Vec<String> = stdout(&o)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .take(5)
+        .map(String::from)
+        .collect();
+    assert_eq!(row, ["40", "20", "a2", "+38", "ok"]);
+    for (only, want) in [
+        ("25", "numbered 1 to 19"),
+        ("4..3", "the range is empty"),
+        ("x", "is not a position number"),
+    ] {
+        let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--only", only]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{only}: {err}");
+    }
+    let o = othello(&[
+        "solve",
+        "tests/data/fforum-1-19.obf",
+        "--only",
+        "3",
+        "--count",
+        "2",
+    ]);
+    assert!(!o.status.success());
+}
+
+/// A solve of one position (`--board`, `--moves`) prints every iteration to stderr as it
+/// finishes, as Edax does: the presearch's midgame depths, the selective passes (`20@73%`),
+/// the exact one (`20@100%`), each with value, move, nodes and time; `--quiet` silences them.
+#[test]
+fn a_single_solve_prints_its_iterations_to_stderr() {
+    let text = std::fs::read_to_string("tests/data/fforum-40-59.obf").unwrap();
+    let board = &text.lines().next().unwrap()[..66];
+    let o = othello(&["solve", "--board", board, "--threads", "1"]);
+    assert!(o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0]
+            .split_whitespace()
+            .eq(["depth", "value", "move", "nodes", "seconds", "nodes/s", "pv"]),
+        "{err}"
+    );
+    assert!(
+        lines.iter().any(|l| l.trim_start().starts_with("6 ")),
+        "a presearch depth: {err}"
+    );
+    assert!(
+        lines.iter().any(|l| l.trim_start().starts_with("20@73%")),
+        "{err}"
+    );
+    let last: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(last[..3], ["20@100%", "+38", "a2"], "{err}");
+    assert!(stdout(&o).contains(" a2 "));
+    let o = othello(&["solve", "--board", board, "--threads", "1", "--quiet"]);
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A table of a file prints no iterations.
+    let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--count", "1"]);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// `search --quiet` (`--summary`) prints only the result and the totals, with or without
+/// --multipv; the odd/even swing is printed only with `--swing`; the help says that a search
+/// with no limit runs until stopped.
+#[test]
+fn search_quiet_prints_the_summary_and_the_swing_only_when_asked() {
+    let base = ["search", "--xot", "2", "--depth", "7", "--threads", "1"];
+    let full = stdout(&othello(&base));
+    assert!(
+        full.lines().any(|l| l.trim_start().starts_with("depth")),
+        "{full}"
+    );
+    assert!(!full.contains("odd/even"), "{full}");
+    for quiet in ["--quiet", "--summary"] {
+        let text = stdout(&othello(&[&base[..], &[quiet]].concat()));
+        assert!(
+            !text.lines().any(|l| l.trim_start().starts_with("depth")),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.trim_start().starts_with("best "))
+                .count(),
+            2
+        );
+        assert!(text.contains("total: 2 positions"), "{text}");
+        // The result is the same search's.
+        let best = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.contains("best "))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(best(&text), best(&full));
+    }
+    let swing = stdout(&othello(&[&base[..], &["--quiet", "--swing"]].concat()));
+    assert!(
+        swing.lines().last().unwrap().starts_with("odd/even swing"),
+        "{swing}"
+    );
+    let lines = stdout(&othello(&[
+        "search",
+        "--moves",
+        "f5d6c3d3c4",
+        "--multipv",
+        "2",
+        "--depth",
+        "4",
+        "--quiet",
+    ]));
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    assert!(lines.contains("  line 2 "), "{lines}");
+    let help = stdout(&othello(&["search", "--help"]));
+    assert!(
+        help.contains("until stopped") || help.contains("until you stop it"),
+        "{help}"
+    );
+}
+
+/// `othello --help` lists the commands a player uses first (play, analyse/search, solve,
+/// review, match), the training commands last, marked [dev]; `completions <shell>` prints a
+/// completion script; `analyse` is `search`.
+#[test]
+fn help_lists_the_players_commands_first_and_completions_work() {
+    let help = stdout(&othello(&["--help"]));
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        commands[..5],
+        ["play", "search", "solve", "review", "match"],
+        "{help}"
+    );
+    let dev = [
+        "label",
+        "selfplay",
+        "train",
+        "eval-error",
+        "centre",
+        "calibrate",
+    ];
+    let first_dev = commands.iter().position(|c| dev.contains(c)).unwrap();
+    assert!(
+        commands[first_dev..]
+            .iter()
+            .all(|c| dev.contains(c) || *c == "help"),
+        "{help}"
+    );
+    for line in help
+        .lines()
+        .filter(|l| dev.iter().any(|d| l.trim_start().starts_with(d)))
+    {
+        assert!(line.contains("[dev]"), "{line}");
+    }
+    assert!(help.contains("[alias: analyse]"), "{help}");
+    let bash = othello(&["completions", "bash"]);
+    assert!(bash.status.success());
+    let script = stdout(&bash);
+    assert!(
+        script.contains("complete -F") && script.contains("othello"),
+        "{script}"
+    );
+    assert!(script.contains("solve") && script.contains("--only"));
+    let zsh = stdout(&othello(&["completions", "zsh"]));
+    assert!(zsh.starts_with("#compdef othello"), "{zsh}");
+    assert!(!othello(&["completions", "cmd.exe"]).status.success());
+    let analyse = othello(&["analyse", "--depth", "3", "--quiet", "--threads", "1"]);
+    assert!(stdout(&analyse).contains("best "));
+}
+
 #[test]
 fn quality_count_scores_the_first_positions_against_the_file() {
     let file = "tests/data/quality-30.obf";

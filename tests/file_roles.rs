@@ -114,6 +114,7 @@ const ROWS: &[Row] = &[
 /// The subcommands that write no file (nothing to alias), and the hidden test engine.
 const READ_ONLY: &[&str] = &[
     "perft",
+    "completions",
     "search",
     "bench",
     "solve",

@@ -97,6 +97,7 @@ fn a_whole_game_against_itself_follows_the_rules_and_ends_with_the_disc_count() 
             break;
         }
         assert_eq!(ok(&mut gtp, "gogui-rules_final_result"), "unknown");
+        assert!(gtp.execute("final_score").unwrap().result.is_err());
         let side = ok(&mut gtp, "gogui-rules_side_to_move");
         assert_eq!(side, color_word(position.side));
         // Even plies: the engine's move; odd plies: a legal move given with `play`.
@@ -246,11 +247,18 @@ fn a_colour_whose_opponent_must_pass_plays_after_an_implicit_pass() {
     assert_eq!(ok(&mut gtp, "gogui-rules_legal_moves"), "pass");
     assert_eq!(ok(&mut gtp, "play black d1"), "");
     assert_eq!(ok(&mut gtp, "gogui-rules_final_result"), "B+64");
+    // GTP's final_score, which GRhino and GoGui ask at the end, says the same.
+    assert_eq!(ok(&mut gtp, "final_score"), "B+64");
     // Undo takes back the move and the pass before it.
     ok(&mut gtp, "undo");
     assert_eq!(ok(&mut gtp, "gogui-rules_side_to_move"), "white");
     assert_eq!(ok(&mut gtp, "genmove white"), "pass");
     assert_eq!(ok(&mut gtp, "genmove black"), "D1");
+    // showboard marks legal moves `+`, as `othello play` does (`*` is Black in board strings).
+    ok(&mut gtp, "clear_board");
+    let board = ok(&mut gtp, "showboard");
+    assert_eq!(board.matches('+').count(), 4, "{board}");
+    assert!(!board.contains('*'), "{board}");
 }
 
 /// `othello-level N` plays at level N: its depth, legal moves, and a finished game at level 1

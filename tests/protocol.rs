@@ -531,6 +531,21 @@ fn go_spends_what_the_game_clock_allows() {
     );
 }
 
+/// `set book FILE` for a new book whose directory does not exist is refused at once (its
+/// first save, at `learn`, could never succeed), and the book in use is kept.
+#[test]
+fn set_book_in_a_missing_directory_is_refused_at_once() {
+    let out = session("set book /nonexistent-othello-dir/x.book\n");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("status error:"), "{out:?}");
+    assert!(out[0].contains("/nonexistent-othello-dir"), "{out:?}");
+    assert!(out[0].contains("does not exist"), "{out:?}");
+    // A new book in an existing directory is accepted (nothing printed).
+    let path = std::env::temp_dir().join(format!("othello-new-{}.book", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    assert!(session(format!("set book {}\n", path.display())).is_empty());
+}
+
 #[test]
 fn learn_quit_eof_and_extensions() {
     assert_eq!(

@@ -170,6 +170,37 @@ fn a_mistake_before_a_pass_is_valued_for_the_mover() {
     assert_eq!(values[0].value, m.best_value);
 }
 
+/// In a book position, `analyse` (play's) gives the book's values for the moves the book
+/// values, as `hint` and the review do, not a search's: at the start and after f5 d6 c3 d3,
+/// every book move's value and depth are the book's, marked so, best first.
+#[test]
+fn analysis_in_a_book_position_gives_the_book_s_values() {
+    let book = othello::book::default_book();
+    let mut searcher = Searcher::new(EngineEval::default(), 4);
+    let options = ReviewOptions {
+        effort: Effort::Depth(4),
+        exact_empties: 10,
+        book: Some(book.clone()),
+    };
+    for moves in ["", "f5d6c3d3"] {
+        let board = othello::xot::position_after(moves).unwrap().board;
+        let listed = book.moves(&board);
+        assert!(!listed.is_empty(), "{moves}");
+        let values = review::analyse_position(&mut searcher, &board, &options);
+        assert!(values
+            .windows(2)
+            .all(|w| review::centi(w[0].value) >= review::centi(w[1].value)));
+        for m in &listed {
+            let othello::board::Move::Place(square) = m.mv else {
+                continue;
+            };
+            let v = values.iter().find(|v| v.square == square).unwrap();
+            assert!(v.from_book, "{moves}: {square}");
+            assert_eq!(v.value, m.search_value(), "{moves}: {square}");
+        }
+    }
+}
+
 #[test]
 fn passes_turning_points_and_the_curve() {
     let game = game_1977_2();

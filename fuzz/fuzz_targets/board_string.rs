@@ -25,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(black & white, 0);
         }
         Err(ParseBoardError::BadChar { found, index })
+        | Err(ParseBoardError::BadSide { found, index })
         | Err(ParseBoardError::Trailing { found, index }) => {
             assert_eq!(text.chars().nth(index), Some(found), "{text:?}");
         }

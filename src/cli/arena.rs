@@ -335,6 +335,11 @@ pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> Cl
             }
         };
     }
+    let mut clock = clock;
+    // A GGF game resumed keeps its move times (and, without --time, its clock), and is saved
+    // back to its file when that holds this one game and no --ggf is given.
+    let mut resume = Vec::new();
+    let mut same_file = None;
     let opening = match (args.board, &args.moves, &args.file) {
         (Some(start), _, _) => Opening {
             name: "board".to_string(),
@@ -344,7 +349,26 @@ pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> Cl
         (None, Some(game), _) => play::start::from_game(game, "--moves", None)?,
         (None, None, Some(path)) => {
             let game = play::start::game_of_file(path, args.game as usize).map_err(fail)?;
-            play::start::from_game(&game, &path.display().to_string(), args.after)?
+            let mut opening =
+                play::start::from_game(&game, &path.display().to_string(), args.after)?;
+            if othello::gamedb::Format::from_path(path) == othello::gamedb::Format::Ggf {
+                resume = game.moves()[..opening.moves.len()].to_vec();
+                opening.moves.clear();
+                if clock.is_none() {
+                    let file_clock = game.time_control(othello::Color::Black);
+                    clock = file_clock
+                        .filter(|tc| !tc.is_untimed())
+                        .map(|tc| TimeControl {
+                            grace: args.grace,
+                            ..tc
+                        });
+                }
+                let one_game = play::start::game_of_file(path, 2).is_err();
+                if one_game && args.game == 1 {
+                    same_file = Some(path.clone());
+                }
+            }
+            opening
         }
         (None, None, None) => Opening::start(),
     };
@@ -359,9 +383,9 @@ pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> Cl
             othello::Color::Black
         },
         clock,
-        ggf_path: match args.ggf {
-            Some(path) => path,
-            None => default_game_path(now)?,
+        ggf_path: match (args.ggf, same_file) {
+            (Some(path), _) | (None, Some(path)) => path,
+            (None, None) => default_game_path(now)?,
         },
         assist: play::assist::AssistOptions {
             hint_time: Some(Duration::from_secs_f64(hint_time)),
@@ -376,6 +400,8 @@ pub fn play(args: PlayArgs, global: Option<&EvalChoice>, eval: EngineEval) -> Cl
         seed: now,
         opening,
         style: play::board::Style::detect(),
+        resume,
+        tick: std::io::IsTerminal::is_terminal(&std::io::stdout()),
         ..Default::default()
     };
     // The person's player reads and writes the terminal itself (a player is `Send`, the

@@ -40,8 +40,6 @@ pub struct SolveOptions {
     pub wld: bool,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Number shown for the first position (FFO files start at #1, #20, #40, #60).
-    pub first_number: usize,
     /// The evaluator (it orders moves in the solver).
     pub eval: EngineEval,
     /// Search threads per position.
@@ -51,6 +49,61 @@ pub struct SolveOptions {
     pub multipv: usize,
     /// A probable solve instead, at every selectivity level up to this one (`None`: exact).
     pub probable: Option<othello::search::Selectivity>,
+    /// Print every iteration of each solve to stderr as it finishes ([`SolveProgress`]).
+    pub progress: bool,
+}
+
+/// The iterations of a solve, one line each as it finishes, as Edax and Egaroucid print them:
+/// `depth@selectivity` (`24@73%`: a search to the end with 73% ProbCut; `24@100%`: exact;
+/// a midgame depth alone: the presearch), the value (discs, two decimals for a midgame
+/// estimate), the best move, nodes, seconds and nodes/s since the solve began, and the
+/// principal variation.
+pub struct SolveProgress<W: Write> {
+    out: W,
+    header: bool,
+}
+
+impl<W: Write> SolveProgress<W> {
+    /// Writes to `out` (stderr for `othello solve`), the header before the first line.
+    pub fn new(out: W) -> SolveProgress<W> {
+        SolveProgress { out, header: false }
+    }
+}
+
+impl<W: Write> othello::search::Observer for SolveProgress<W> {
+    fn on_iteration(&mut self, r: &othello::search::SearchResult) {
+        if !self.header {
+            self.header = true;
+            let _ = writeln!(
+                self.out,
+                "{:>9} {:>6} {:>4} {:>14} {:>9} {:>10}  pv",
+                "depth", "value", "move", "nodes", "seconds", "nodes/s"
+            );
+        }
+        let (depth, value) = match (r.value, r.selectivity) {
+            (Value::Heuristic(_), _) => {
+                (format!("{}", r.depth), format!("{:+.2}", r.value.discs()))
+            }
+            (Value::Probable(v), Some(s)) => (format!("{}@{s}", r.depth), format!("{v:+}")),
+            (Value::Probable(v), None) | (Value::Exact(v), _) => {
+                (format!("{}@100%", r.depth), format!("{v:+}"))
+            }
+            (Value::Wld(v), _) => (
+                format!("{}@100%", r.depth),
+                ["loss", "draw", "win"][(v.signum() + 1) as usize].to_string(),
+            ),
+        };
+        let secs = r.elapsed.as_secs_f64();
+        let _ = writeln!(
+            self.out,
+            "{depth:>9} {value:>6} {:>4} {:>14} {secs:>9.3} {:>10.0}  {}",
+            r.best.to_string(),
+            r.nodes,
+            rate(r.nodes, secs),
+            pv_text(&r.pv)
+        );
+        let _ = self.out.flush();
+    }
 }
 
 /// Totals of a `solve` run.
@@ -70,7 +123,7 @@ pub struct SolveSummary {
 /// print one line per position (ending with the start of its principal variation, both sides'
 /// moves) then the totals. A position matches as [`solve_matches`] says.
 pub fn run_solve(
-    entries: &[ObfEntry],
+    entries: &[(usize, ObfEntry)],
     options: &SolveOptions,
     out: &mut impl Write,
 ) -> io::Result<SolveSummary> {
@@ -83,7 +136,7 @@ pub fn run_solve(
         "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9} {:>10}  pv",
         "#", "emp", "move", "score", "match", "nodes", "seconds", "nodes/s"
     )?;
-    for (i, entry) in entries.iter().enumerate() {
+    for (number, entry) in entries {
         let board = &entry.position.board;
         let (result, lines) = if options.multipv > 1 {
             let mut lines = searcher.solve_multipv(board, options.wld, options.multipv, &mut ());
@@ -94,6 +147,12 @@ pub fn run_solve(
         } else if let Some(level) = options.probable {
             (
                 searcher.solve_probable(board, Some(level), &mut ()),
+                Vec::new(),
+            )
+        } else if options.progress {
+            let mut progress = SolveProgress::new(io::stderr());
+            (
+                searcher.solve(board, options.wld, &mut progress),
                 Vec::new(),
             )
         } else {
@@ -124,7 +183,7 @@ pub fn run_solve(
         writeln!(
             out,
             "{:>4} {:>3} {:>4} {:>6} {:>5} {:>14} {:>9.3} {:>10.0}  {}",
-            i + options.first_number,
+            number,
             entry.position.board.empty_count(),
             if game_over {
                 "--".to_string()
@@ -299,11 +358,18 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Lines per position (1: the best move only).
     pub multipv: usize,
+    /// Only the summary: no iteration lines.
+    pub quiet: bool,
+    /// Print the odd/even swing (a measure for tuning the evaluator) after the totals; it is
+    /// logged (`RUST_LOG=info`) either way.
+    pub swing: bool,
 }
 
-/// Prints each completed iteration as one line, and keeps the midgame values by depth.
+/// Prints each completed iteration as one line (unless `quiet`), and keeps the midgame values
+/// by depth.
 struct IterationPrinter<'w, W: Write> {
     out: &'w mut W,
+    quiet: bool,
     error: Option<io::Error>,
     /// `(depth, value in discs)` of each heuristic (midgame) iteration, in order.
     values: Vec<(u32, f64)>,
@@ -329,7 +395,7 @@ impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
         if let Value::Heuristic(_) = r.value {
             self.values.push((r.depth, r.value.discs()));
         }
-        if self.error.is_some() {
+        if self.error.is_some() || self.quiet {
             return;
         }
         let depth = match (r.value, r.selectivity) {
@@ -356,9 +422,10 @@ impl<W: Write> othello::search::Observer for IterationPrinter<'_, W> {
     }
 }
 
-/// `othello search`: search each position with the given limits, printing every iteration,
-/// then the totals (positions, nodes, seconds, nodes/s) and, when iterations from depth 5 on
-/// follow each other, the odd/even swing: the mean of `|v(d) − v(d−1)|` over those pairs.
+/// `othello search`: search each position with the given limits, printing every iteration
+/// (unless `quiet`), then the totals (positions, nodes, seconds, nodes/s) and, when iterations
+/// from depth 5 on follow each other, the odd/even swing: the mean of `|v(d) − v(d−1)|` over
+/// those pairs (printed with `swing`, logged at info level either way).
 pub fn run_search(
     positions: &[(String, Board)],
     options: &SearchOptions,
@@ -375,6 +442,7 @@ pub fn run_search(
         writeln!(out, "{name}")?;
         let mut printer = IterationPrinter {
             out,
+            quiet: options.quiet,
             error: None,
             values: Vec::new(),
         };
@@ -429,11 +497,14 @@ pub fn run_search(
         )?;
     }
     if swing_pairs > 0 {
-        writeln!(
-            out,
+        let line = format!(
             "odd/even swing: mean |v(d) - v(d-1)| {:.2} discs over {swing_pairs} pairs of depths >= {SWING_MIN_DEPTH}",
             swing_sum / swing_pairs as f64
-        )?;
+        );
+        log::info!("{line}");
+        if options.swing {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(nodes)
 }

@@ -81,7 +81,9 @@ pub fn fail(message: impl Into<String>) -> CliError {
 #[command(
     name = "othello",
     version,
-    about = "A bitboard Othello engine (NBoard protocol by default)"
+    about = "A bitboard Othello engine (NBoard protocol by default)",
+    after_help = "The commands marked [dev] make the evaluator's weights and models \
+                  (docs/dev/WEIGHTS.md). docs/COMMANDS.md has every command and option."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -97,59 +99,77 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Speak the NBoard protocol on stdin/stdout (also what `othello` alone does).
+    #[command(display_order = 10)]
     Nboard(search::NboardArgs),
     /// Speak the Go Text Protocol (GTP 2, with GoGui's rules commands) on stdin/stdout, for
     /// GoGui or Quarry (see PROTOCOL.md).
+    #[command(display_order = 11)]
     Gtp(search::GtpArgs),
     /// Count the leaves of the game tree to each depth up to N (pass = one ply).
+    #[command(display_order = 14)]
     Perft(search::PerftArgs),
-    /// Search positions with iterative deepening, printing every iteration.
+    /// Search positions with iterative deepening, printing every iteration (--quiet: only the
+    /// result). With no --depth, --time or --nodes it runs until stopped (Ctrl-C).
+    #[command(display_order = 2, visible_alias = "analyse", alias = "analyze")]
     Search(search::SearchArgs),
     /// Run the fixed benchmark searches; prints the node-count signature and the speed.
+    #[command(display_order = 13)]
     Bench(search::BenchArgs),
     /// Solve every position of an OBF file and compare with its scores (exit 1 on a mismatch);
     /// `solve -` reads positions from stdin and answers each with a JSON line (see docs/SOLVE.md).
+    #[command(display_order = 3)]
     Solve(search::SolveArgs),
     /// Search every position of an OBF file that scores all moves, and measure the chosen
     /// moves against the file: best-move rate and mean loss in discs (exit 1 if a chosen move
     /// is not in the file). Needs --depth, --time or --nodes.
+    #[command(display_order = 12)]
     Quality(search::QualityArgs),
-    /// Label the positions of recorded games for training (appends to OUT; games already
+    /// [dev] Label the positions of recorded games for training (appends to OUT; games already
     /// there are skipped): exact solves near the end, the game result (or a search score)
     /// before. See docs/dev/WEIGHTS.md.
+    #[command(display_order = 20)]
     Label(learn::LabelArgs),
-    /// Generate training data by self-play (appends to OUT; games already there are skipped).
+    /// [dev] Generate training data by self-play (appends to OUT; games already there are skipped).
+    #[command(display_order = 21)]
     Selfplay(learn::SelfplayArgs),
-    /// Fit the midgame Multi-ProbCut model: measure shallow against deep full-width searches
+    /// [dev] Fit the midgame Multi-ProbCut model: measure shallow against deep full-width searches
     /// on sampled positions (resumable), then write the model file.
+    #[command(display_order = 25)]
     Calibrate(learn::CalibrateArgs),
-    /// Score evaluators against the labels of the validation games of self-play data.
+    /// [dev] Score evaluators against the labels of the validation games of self-play data.
+    #[command(display_order = 23)]
     EvalError(learn::EvalErrorArgs),
-    /// Fit pattern weights to self-play data and write a weight file.
+    /// [dev] Fit pattern weights to self-play data and write a weight file.
+    #[command(display_order = 22)]
     Train(learn::TrainArgs),
-    /// Centre a weight file on the start position's value (a draw, 0): shift its parity
+    /// [dev] Centre a weight file on the start position's value (a draw, 0): shift its parity
     /// weights until searches of the start position average 0. See docs/dev/WEIGHTS.md.
-    #[command(alias = "center")]
+    #[command(alias = "center", display_order = 24)]
     Centre(learn::CentreArgs),
     /// Play a match between two players: paired games from XOT or random openings, with
     /// clocks, concurrency, Elo and SPRT. Results are from A's side. With --audit N, the games
     /// are then judged against exact values from N empties to the end, per side.
+    #[command(display_order = 5)]
     Match(Box<arena::MatchArgs>),
     /// Play a round robin (PAIP's round-robin): every player against every other, paired
     /// games; prints the table of points.
+    #[command(display_order = 6)]
     Tournament(arena::TournamentArgs),
     /// Play a game in the terminal against any player (moves like f5; pass, undo, redo, hint,
-    /// analyse, help, resign, quit; review after the game), from the start, a position, a move
-    /// list or a game file.
+    /// analyse, go, level N, swap, board, new, help, resign, quit; review after the game), from
+    /// the start, a position, a move list or a game file (resumed with its clocks).
+    #[command(display_order = 1)]
     Play(Box<arena::PlayArgs>),
     /// Game databases (WTHOR .wtb, PGN, GGF, transcripts): statistics, conversion, and the
     /// export of their distinct positions. See docs/GAMES.md.
+    #[command(display_order = 8)]
     Games {
         #[command(subcommand)]
         command: games::GamesCommand,
     },
     /// Opening books: build one from game databases, deepen it along its best lines, merge,
     /// inspect, export and import (plain text or Edax .dat). See docs/BOOK.md.
+    #[command(display_order = 9)]
     Book {
         #[command(subcommand)]
         command: book::BookCommand,
@@ -158,12 +178,21 @@ pub(crate) enum Command {
     /// engine's best at the same depth (exact near the end), the loss in discs, each player's
     /// totals and the turning points. A table on stdout, or --json; --html FILE writes a page
     /// with the evaluation curve and diagrams. See docs/REVIEW.md.
+    #[command(display_order = 4)]
     Review(review::ReviewArgs),
     /// Audit the games of files (GGF from `match --ggf`, or WTHOR .wtb, PGN, transcripts)
     /// against exact values from N empties to the end, per player: the exact value at the
     /// point, the discs each player lost by its own moves, the final result and the games whose
     /// outcome changed. See docs/REVIEW.md.
+    #[command(display_order = 7)]
     Audit(audit::AuditArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
+    /// `othello completions bash > ~/.local/share/bash-completion/completions/othello`.
+    #[command(display_order = 15)]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// An NBoard engine that misbehaves on purpose (for tests of the match driver).
     #[command(hide = true)]
     FakeEngine(fake::FakeArgs),
@@ -292,6 +321,11 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Book { command }) => book::run(command, eval, &mut out),
         Some(Command::Review(args)) => review::review(args, eval, &mut out),
         Some(Command::Audit(args)) => audit::audit_files(args, eval, &mut out),
+        Some(Command::Completions { shell }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "othello", &mut out);
+            Ok(())
+        }
         Some(Command::FakeEngine(args)) => {
             drop(out);
             fake::fake_engine(args)

@@ -4,9 +4,11 @@
 //! game runs one turn at a time under [`Referee`], the same rules as a match: the flag check,
 //! the forfeits, the move record with times and evaluations. This loop only shows the board
 //! before every move ([`board`]), says what the opponent played, and carries out the person's
-//! requests between turns: `undo` (back to the person's previous turn), `redo`, `quit`. The
-//! commands (a square, `pass`, `undo`, `redo`, `hint`, `analyse`, `help`, `resign`, `quit`) are
-//! in [`command`]; the game starts where [`start`] says.
+//! requests between turns: `undo` (back to the person's previous turn), `redo`, `go` (the
+//! opponent plays the person's move), `swap` (sides change), `new` (another game; the session's
+//! games are saved together), `quit`; a `level N` typed at the prompt is given to the opponent
+//! before its next move. The commands are in [`command`]; the game starts where [`start`]
+//! says (a resumed GGF game with its move times, so its clocks go on).
 //!
 //! At the end the result is shown and the game is saved as one GGF line; the path is printed.
 //! Unless the person quit, the loop then offers `review`: the game judged move by move.
@@ -64,6 +66,11 @@ pub struct PlayOptions {
     pub opening: Opening,
     /// The board's colours.
     pub style: Style,
+    /// Moves to play after the opening as recorded, with their times (a game resumed from a
+    /// GGF file keeps its clocks).
+    pub resume: Vec<MoveRecord>,
+    /// Keep a clock ticking above the prompt (standard output is a terminal).
+    pub tick: bool,
 }
 
 impl Default for PlayOptions {
@@ -86,6 +93,8 @@ impl Default for PlayOptions {
             seed: 1,
             opening: Opening::start(),
             style: Style::default(),
+            resume: Vec::new(),
+            tick: false,
         }
     }
 }
@@ -166,14 +175,24 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
         (names[1], names[0])
     };
     let mut referee = Referee::new(&setup, black, white);
+    for record in &options.resume {
+        referee
+            .replay(std::slice::from_ref(record))
+            .map_err(|e| PlayError::Opponent(format!("the game to resume: {e}")))?;
+    }
     let started = referee.start(you.opposite(), opponent);
     started.map_err(|t| PlayError::Opponent(t.detail().unwrap_or(t.kind()).to_string()))?;
     // (The person is always ready.)
     let _ = referee.start(you, &mut human);
+    human.set_ticking(options.tick);
+    human.set_style(options.style);
     writeln!(
         human.out(),
         "Type a square like f5 to move; help lists the commands."
     )?;
+    let mut you = you;
+    // The games left with `new`, saved with the last one.
+    let mut earlier: Vec<Game> = Vec::new();
     // What each undo took back, the last undo last.
     let mut undone: Vec<Vec<MoveRecord>> = Vec::new();
     let end = loop {
@@ -182,6 +201,7 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
             break PlayEnd::Finished;
         }
         write_board(human.out(), referee.game(), you, true, options.style)?;
+        give_level(&mut human, opponent)?;
         if position.side != you {
             match referee.turn(opponent) {
                 Turned::Moved(record) => board::announce(human.out(), position.side, &record)?,
@@ -214,6 +234,56 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
                     Err(e) => writeln!(human.out(), "  cannot redo: {e}")?,
                 }
             }
+            // The opponent plays the person's move (the person's clock runs).
+            (_, Some(Request::Go)) => {
+                give_level(&mut human, opponent)?;
+                match referee.turn(opponent) {
+                    Turned::Moved(record) => {
+                        undone.clear();
+                        board::announce(human.out(), position.side, &record)?;
+                    }
+                    Turned::Over(t) => break PlayEnd::Fault(t),
+                    Turned::Stopped => writeln!(human.out(), "  go: the engine gave no move")?,
+                }
+            }
+            (_, Some(Request::Swap)) => {
+                you = you.opposite();
+                human.set_color(you);
+                writeln!(
+                    human.out(),
+                    "  you now play {}; {} plays {}",
+                    board::colour_name(you),
+                    opponent.name(),
+                    board::colour_name(you.opposite())
+                )?;
+            }
+            (_, Some(Request::New)) => {
+                // This game is kept (unfinished) and saved; the next starts at the start.
+                let fresh = GameSetup {
+                    opening: Opening::start(),
+                    ..setup.clone()
+                };
+                let (black, white) = match you {
+                    Color::Black => (options.human_name.as_str(), opponent.name()),
+                    Color::White => (opponent.name(), options.human_name.as_str()),
+                };
+                let next = Referee::new(&fresh, black, white);
+                let mut game = std::mem::replace(&mut referee, next).into_game();
+                game.result = record::result(&game, &PlayEnd::Quit, you);
+                earlier.push(game);
+                record::save(human.out(), &earlier, &options.ggf_path)?;
+                undone.clear();
+                let started = referee.start(you.opposite(), opponent);
+                if let Err(t) = started {
+                    break PlayEnd::Fault(t);
+                }
+                let _ = referee.start(you, &mut human);
+                writeln!(
+                    human.out(),
+                    "  a new game: you play {}",
+                    board::colour_name(you)
+                )?;
+            }
             (Turned::Over(t), None) => break PlayEnd::Fault(t),
             (Turned::Stopped, _) | (_, Some(Request::Quit)) => break PlayEnd::Quit,
         }
@@ -223,7 +293,9 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
     write_board(human.out(), &game, you, false, options.style)?;
     let verdict = record::verdict(&game, &end, you);
     writeln!(human.out(), "{verdict}")?;
-    record::save(human.out(), &game, &options.ggf_path)?;
+    earlier.push(game);
+    record::save(human.out(), &earlier, &options.ggf_path)?;
+    let game = earlier.pop().expect("the last game");
     if end != PlayEnd::Quit && !game.moves().is_empty() {
         human.offer_review(&game)?;
     }
@@ -232,6 +304,20 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
         end,
         path: options.ggf_path.clone(),
     })
+}
+
+/// Gives the opponent the level the person asked for at the prompt (`level N`), which holds
+/// from its next move; a player without levels says why.
+fn give_level<R: BufRead + Send, W: Write + Send>(
+    human: &mut Human<R, W>,
+    opponent: &mut dyn Player,
+) -> io::Result<()> {
+    if let Some(level) = human.take_level() {
+        if let Err(e) = opponent.set_level(level) {
+            writeln!(human.out(), "  level: {e}")?;
+        }
+    }
+    Ok(())
 }
 
 /// `f5 d6 c3`, passes as `PA`.

@@ -24,6 +24,17 @@ struct State {
     start: Instant,
 }
 
+/// A rate for the bar, with about three significant digits: `2.04/s`, `20.4/s`, `204/s`
+/// (indicatif's own `{per_sec}` shows `2.0377/s`).
+pub fn rate_text(per_sec: f64) -> String {
+    match per_sec {
+        r if !r.is_finite() => "-/s".to_string(),
+        r if r >= 100.0 => format!("{r:.0}/s"),
+        r if r >= 10.0 => format!("{r:.1}/s"),
+        r => format!("{r:.2}/s"),
+    }
+}
+
 impl Bar {
     /// A reporter to stderr if `show`, else a silent one. `lines`: when stderr is not a
     /// terminal, a plain line at every percent (else nothing there).
@@ -42,9 +53,15 @@ impl Bar {
         };
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} {prefix}  {msg}  ({per_sec}, eta {eta})",
+                "{elapsed_precise} [{bar:40}] {pos}/{len} {prefix}  {msg}  ({rate}, eta {eta})",
             )
             .expect("valid template")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&rate_text(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
         );
         Reporter::new(Bar {
@@ -113,5 +130,19 @@ impl Progress for Bar {
 
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn rates_have_about_three_digits() {
+        assert_eq!(rate_text(2.0377), "2.04/s");
+        assert_eq!(rate_text(20.377), "20.4/s");
+        assert_eq!(rate_text(2037.7), "2038/s");
+        assert_eq!(rate_text(0.0), "0.00/s");
+        assert_eq!(rate_text(f64::INFINITY), "-/s");
     }
 }

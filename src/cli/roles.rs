@@ -140,7 +140,11 @@ pub fn file_uses(cli: &Cli) -> Vec<FileUse> {
                 t.book_read(path, "--book");
             }
         }
-        Command::Perft(_) | Command::Search(_) | Command::Bench(_) | Command::FakeEngine(_) => {}
+        Command::Perft(_)
+        | Command::Search(_)
+        | Command::Bench(_)
+        | Command::FakeEngine(_)
+        | Command::Completions { .. } => {}
         Command::Solve(args) => {
             if let Some(file) = args.file.as_deref().filter(|f| f.as_os_str() != "-") {
                 t.input(file, "the positions");

@@ -114,7 +114,8 @@ pub struct SearchArgs {
     /// Search the first N XOT openings instead.
     #[arg(long)]
     xot: Option<usize>,
-    /// Maximum midgame depth.
+    /// Maximum midgame depth. Without --depth, --time or --nodes, a search goes on until it
+    /// reaches the end of the game, which from the midgame means until you stop it (Ctrl-C).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Time per position, in seconds.
@@ -137,6 +138,13 @@ pub struct SearchArgs {
     /// excluded at the root (values comparable between lines).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     multipv: u64,
+    /// Only the summary: each position's best move (or lines) and the totals, no iterations.
+    #[arg(long, visible_alias = "summary")]
+    quiet: bool,
+    /// Also print the odd/even swing after the totals (the mean change of value between
+    /// consecutive depths: a measure for tuning the evaluator; RUST_LOG=info logs it anyway).
+    #[arg(long)]
+    swing: bool,
 }
 
 /// `othello search`.
@@ -158,6 +166,8 @@ pub fn search(args: SearchArgs, eval: EngineEval, out: &mut impl Write) -> CliRe
         selectivity: args.selectivity.0,
         threads: args.threads.unwrap_or_else(available_threads),
         multipv: args.multipv as usize,
+        quiet: args.quiet,
+        swing: args.swing,
     };
     commands::run_search(&positions, &options, out)?;
     Ok(())
@@ -183,12 +193,68 @@ pub struct ObfBatch {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,
-    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf).
+    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf); it only labels the
+    /// rows: --only picks positions by these numbers.
     #[arg(long, default_value_t = 1)]
     first: usize,
     /// Only the file's first N positions (e.g. 10 for FFO #40-#49).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     count: Option<u64>,
+}
+
+/// `--only`: the inclusive ranges of position numbers to solve.
+#[derive(Clone, Debug)]
+pub struct Only(Vec<(usize, usize)>);
+
+/// `--only`: numbers and inclusive ranges `A..B`, separated by commas.
+fn parse_only(text: &str) -> Result<Only, String> {
+    let number = |s: &str| {
+        s.trim().parse::<usize>().map_err(|_| {
+            format!("{s:?} is not a position number (expected e.g. 45, 45..49 or 41,45..47)")
+        })
+    };
+    text.split(',')
+        .map(|part| match part.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
+                if a > b {
+                    return Err(format!("{part:?}: the range is empty ({a} > {b})"));
+                }
+                Ok((a, b))
+            }
+            None => number(part).map(|n| (n, n)),
+        })
+        .collect::<Result<_, _>>()
+        .map(Only)
+}
+
+/// The entries of `entries` (numbered from `first`) that `only` names, with their numbers, in
+/// file order; an error for a number the file does not have.
+fn pick_only(
+    entries: Vec<ObfEntry>,
+    first: usize,
+    only: &[(usize, usize)],
+) -> Result<Vec<(usize, ObfEntry)>, CliError> {
+    let last = first + entries.len() - 1;
+    for &(a, b) in only {
+        if a < first || b > last {
+            return Err(fail(format!(
+                "--only {}: the file's positions are numbered {first} to {last} (--first {first} \
+                 numbers the first one)",
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}..{b}")
+                }
+            )));
+        }
+    }
+    Ok(entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (first + i, e))
+        .filter(|(n, _)| only.iter().any(|&(a, b)| (a..=b).contains(n)))
+        .collect())
 }
 
 /// The entries of an OBF file, only the first `count` if given.
@@ -240,6 +306,13 @@ pub struct SolveArgs {
     /// the command. 100 (the default) is the exact solve.
     #[arg(long, value_name = "PERCENT", default_value = "100")]
     selectivity: SelectivitySetting,
+    /// Only the positions of these numbers (as --first numbers them): 45, 45..49 (both
+    /// included), or a list, 41,45..47. `--first 40 --only 45` is FFO #45 of fforum-40-59.obf.
+    #[arg(long, value_name = "LIST", value_parser = parse_only, conflicts_with_all = ["board", "moves", "jsonl"])]
+    only: Option<Only>,
+    /// With --board or --moves, no iterations on stderr (only the table).
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     batch: ObfBatch,
 }
@@ -264,7 +337,17 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
             "--selectivity: a probable solve runs at 73, 87, 95 or 98 (100: exact)",
         ));
     }
+    if args.only.is_some() && count.is_some() {
+        return Err(fail(
+            "--only picks positions by number; --count takes the first N: give one of them",
+        ));
+    }
     if stdin || args.jsonl {
+        if args.only.is_some() {
+            return Err(fail(
+                "--only picks rows of the table; the JSON stream answers every input line",
+            ));
+        }
         if args.multipv > 1 {
             return Err(fail(
                 "--multipv prints a table; the JSON stream answers one move",
@@ -286,17 +369,28 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         return solve_stream(&file, stdin, &options, out);
     }
     let entries = match one {
-        Some(position) => vec![ObfEntry::new(position)],
-        None => read_obf(&file, count)?,
+        Some(position) => vec![(first, ObfEntry::new(position))],
+        None => {
+            let entries = read_obf(&file, count)?;
+            match &args.only {
+                Some(only) if !entries.is_empty() => pick_only(entries, first, &only.0)?,
+                _ => entries
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, e)| (first + i, e))
+                    .collect(),
+            }
+        }
     };
     let options = SolveOptions {
         wld: args.wld,
         hash_mb: hash as usize,
-        first_number: first,
         eval,
         threads: args.threads.unwrap_or_else(available_threads),
         multipv: args.multipv as usize,
         probable: args.selectivity.0,
+        // The one position of --board or --moves: its iterations as they finish.
+        progress: one.is_some() && !args.quiet,
     };
     let summary = commands::run_solve(&entries, &options, out)?;
     if summary.mismatches > 0 {

@@ -461,6 +461,17 @@ pub enum ParseBoardError {
     /// No side to move after the 64 squares.
     #[error("missing the side to move after the 64 squares")]
     MissingSide,
+    /// A side to move that is not a disc letter (`B`, `W`, ...).
+    #[error(
+        "unexpected side to move {found:?} at position {index}: expected X (or x, *) for Black \
+         or O (or o, 0) for White"
+    )]
+    BadSide {
+        /// The offending character.
+        found: char,
+        /// Its character index in the input.
+        index: usize,
+    },
     /// Text after the side to move.
     #[error("unexpected {found:?} at position {index} after the side to move")]
     Trailing {
@@ -506,7 +517,7 @@ impl FromStr for Position {
             } else if side.is_none() {
                 side = match square_char(c) {
                     Ok(Some(color)) => Some(color),
-                    _ => return Err(bad),
+                    _ => return Err(ParseBoardError::BadSide { found: c, index }),
                 };
             } else {
                 return Err(ParseBoardError::Trailing { found: c, index });
@@ -530,7 +541,8 @@ impl FromStr for Board {
 }
 
 impl fmt::Display for Position {
-    /// A readable diagram: columns, rows, `X` Black, `O` White, `.` empty, `*` a legal move,
+    /// A readable diagram: columns, rows, `X` Black, `O` White, `.` empty, `+` a legal move
+    /// (as `othello play` shows them; `*` would read as Black, as in board strings and GGF),
     /// then the disc counts and the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (black, white) = self.black_white();
@@ -545,7 +557,7 @@ impl fmt::Display for Position {
                 } else if white & bit != 0 {
                     'O'
                 } else if legal & bit != 0 {
-                    '*'
+                    '+'
                 } else {
                     '.'
                 };
@@ -660,8 +672,23 @@ mod tests {
         );
         assert!(matches!(
             START.replace(" X", " -").parse::<Board>(),
-            Err(ParseBoardError::BadChar { found: '-', .. })
+            Err(ParseBoardError::BadSide { found: '-', .. })
         ));
+        // A side written B or W (as some tools do) is named, with the letters expected.
+        let err = START.replace(" X", " B").parse::<Board>().unwrap_err();
+        assert_eq!(
+            err,
+            ParseBoardError::BadSide {
+                found: 'B',
+                index: 65
+            }
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("'B'") && text.contains("expected X"),
+            "{text}"
+        );
+        assert!(text.contains("O (or o, 0) for White"), "{text}");
     }
 
     #[test]
@@ -697,7 +724,7 @@ mod tests {
     fn display_shows_coordinates_counts_and_legal_moves() {
         let text = Position::start().to_string();
         assert!(text.starts_with("  a b c d e f g h\n1 . . . ."));
-        assert!(text.contains("\n4 . . * O X . . . 4\n"));
+        assert!(text.contains("\n4 . . + O X . . . 4\n"));
         assert!(text.ends_with("Black 2 - White 2, Black (X) to move"));
     }
 }

@@ -115,6 +115,7 @@ impl Assistant {
         writeln!(out, "  analysis ({options}), your view:")?;
         for m in values {
             let judged = match m.value {
+                _ if m.from_book => format!("opening book (depth {})", m.depth),
                 Value::Heuristic(_) => format!("depth {}", m.depth + 1),
                 _ => "exact".to_string(),
             };

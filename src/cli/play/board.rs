@@ -65,7 +65,7 @@ const LEGAL_SGR: &str = "32";
 const LAST_SGR: &str = "7";
 
 /// `m:ss` (PAIP's `time-string`), or `-m:ss` below zero.
-fn clock_string(seconds: f64) -> String {
+pub fn clock_string(seconds: f64) -> String {
     let sign = if seconds < 0.0 { "-" } else { "" };
     let s = seconds.abs().round() as u64;
     format!("{sign}{}:{:02}", s / 60, s % 60)

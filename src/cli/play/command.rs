@@ -6,6 +6,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use othello::board::Move;
+use othello::engine::Level;
 use othello::square::Square;
 
 /// One line of the person's input.
@@ -29,12 +30,27 @@ pub enum Command {
     Resign,
     /// Stop playing.
     Quit,
+    /// The engine plays this move for the person.
+    Go,
+    /// Leave this game (it is saved) and start a new one from the standard start.
+    New,
+    /// Show the board again.
+    Board,
+    /// The engine opponent plays at this level from its next move.
+    Level(Level),
+    /// Change sides: the person plays the other colour, the engine this one.
+    Swap,
 }
 
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{0:?} is not a move or a command: type a square like f5, or help for the commands")]
+#[error("{0}")]
 pub struct CommandError(pub String);
+
+/// Why `level N` could not be read.
+fn level_error(why: impl std::fmt::Display) -> CommandError {
+    CommandError(format!("level: {why}; type level N, N from 1 to 60"))
+}
 
 impl FromStr for Command {
     type Err = CommandError;
@@ -51,22 +67,46 @@ impl FromStr for Command {
             "help" | "?" => Command::Help,
             "resign" => Command::Resign,
             "quit" | "exit" => Command::Quit,
+            "go" => Command::Go,
+            "new" => Command::New,
+            "board" | "b" => Command::Board,
+            "swap" => Command::Swap,
+            _ if t == "level" || t.starts_with("level ") => {
+                let n = t["level".len()..].trim();
+                if n.is_empty() {
+                    return Err(level_error("which level?"));
+                }
+                Command::Level(n.parse::<Level>().map_err(level_error)?)
+            }
             _ => match t.parse::<Move>() {
                 Ok(Move::Place(sq)) => Command::Place(sq),
-                _ => return Err(CommandError(s.trim().to_string())),
+                _ => {
+                    return Err(CommandError(format!(
+                        "{:?} is not a move or a command: type a square like f5, or help for the \
+                         commands",
+                        s.trim()
+                    )))
+                }
             },
         })
     }
 }
 
-/// What `help` prints.
+/// What `help` prints. Its first line is a heading, so that after a prompt whose input was
+/// not echoed (typed ahead, or piped) the list still starts on a line of its own.
 pub const HELP: &str = "\
+Commands:
   f5        play that square (either case; PAIP's 56 too); your legal moves are marked +
   pass      pass, when you have no move
   undo      take back your last move and the replies to it
   redo      play again what undo took back
   hint      the engine's move here, with its value (from the opening book while in it)
   analyse   every legal move with its value, best first
+  go        the engine plays this move for you
+  level N   the engine opponent plays at level N (1-60) from its next move
+  swap      change sides: you take the other colour, the engine this one
+  board     show the board again
+  new       leave this game (it is saved) and start a new one
   resign    lose the game
   quit      stop; the unfinished game is saved
   help      this list

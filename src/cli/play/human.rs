@@ -10,8 +10,12 @@
 //! [`Human::take_request`]; `resign` resigns ([`PlayerError::Resigned`]).
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use othello::board::{Color, Move, Position};
+use othello::engine::Level;
 use othello::game::{Game, GameMoveError};
 use othello::players::{Choice, Player, PlayerError, Turn};
 
@@ -29,6 +33,12 @@ pub enum Request {
     Quit,
     /// Give up.
     Resign,
+    /// The engine plays this move for the person.
+    Go,
+    /// Leave this game and start a new one.
+    New,
+    /// Change sides.
+    Swap,
     /// The terminal failed.
     Failed(io::Error),
 }
@@ -42,6 +52,12 @@ pub struct Human<R, W> {
     assistant: Assistant,
     request: Option<Request>,
     can_redo: bool,
+    /// Keep a clock line ticking above the prompt (standard output is a terminal).
+    tick: bool,
+    /// How `board` draws the board.
+    style: super::board::Style,
+    /// The level `level N` asked for, for the loop to give the opponent before its move.
+    level: Option<Level>,
 }
 
 /// Where `undo` goes back to in `game` for the person playing `color`: the number of moves
@@ -63,7 +79,31 @@ impl<R: BufRead + Send, W: Write + Send> Human<R, W> {
             assistant,
             request: None,
             can_redo: false,
+            tick: false,
+            style: super::board::Style::default(),
+            level: None,
         }
+    }
+
+    /// How `board` draws the board.
+    pub fn set_style(&mut self, style: super::board::Style) {
+        self.style = style;
+    }
+
+    /// The level the person asked for with `level N` since the last call, if any.
+    pub fn take_level(&mut self) -> Option<Level> {
+        self.level.take()
+    }
+
+    /// Shows the clocks above the prompt and updates them every second while the person
+    /// thinks: for a terminal (the updates are cursor movements, written to standard output).
+    pub fn set_ticking(&mut self, tick: bool) {
+        self.tick = tick;
+    }
+
+    /// The colour the person plays from now on (`swap`).
+    pub fn set_color(&mut self, color: Color) {
+        self.color = color;
     }
 
     /// The terminal's output, for the loop's board and messages.
@@ -90,14 +130,23 @@ impl<R: BufRead + Send, W: Write + Send> Human<R, W> {
     /// Reads lines until one is a move or a request.
     fn read_move(&mut self, game: &Game) -> io::Result<Result<Move, Request>> {
         let pos = game.position();
+        // The turn's start: the clock line counts from here across the prompts of this turn.
+        let started = Instant::now();
         loop {
+            if self.tick {
+                let line = clock_line(game, self.color, started.elapsed());
+                writeln!(self.out, "{line}")?;
+            }
             if pos.board.moves() == 0 {
                 write!(self.out, "You have no move and must pass: type pass > ")?;
             } else {
                 write!(self.out, "Your move [{}] > ", legal_list(&pos))?;
             }
             self.out.flush()?;
-            let line = match read_typed_line(&mut self.input)? {
+            let ticker = self.tick.then(|| Ticker::start(game, self.color, started));
+            let typed = read_typed_line(&mut self.input);
+            drop(ticker);
+            let line = match typed? {
                 TypedLine::End => {
                     writeln!(self.out)?;
                     return Ok(Err(Request::Quit));
@@ -119,6 +168,18 @@ impl<R: BufRead + Send, W: Write + Send> Human<R, W> {
             let mv = match command {
                 Command::Quit => return Ok(Err(Request::Quit)),
                 Command::Resign => return Ok(Err(Request::Resign)),
+                Command::Go => return Ok(Err(Request::Go)),
+                Command::New => return Ok(Err(Request::New)),
+                Command::Board => {
+                    super::board::write_board(&mut self.out, game, self.color, true, self.style)?;
+                    continue;
+                }
+                Command::Level(level) => {
+                    self.level = Some(level);
+                    writeln!(self.out, "  level {level} from the opponent's next move")?;
+                    continue;
+                }
+                Command::Swap => return Ok(Err(Request::Swap)),
                 Command::Help => {
                     writeln!(self.out, "{HELP}")?;
                     continue;
@@ -190,6 +251,74 @@ impl<R: BufRead + Send, W: Write + Send> Player for Human<R, W> {
                 self.request = Some(Request::Failed(e));
                 Err(PlayerError::Stopped)
             }
+        }
+    }
+}
+
+/// `  clock: X 4:58 (you) | O 5:00`: each side's time left (or used, untimed), `elapsed` of
+/// the person's current turn taken off (or added).
+fn clock_line(game: &Game, you: Color, elapsed: Duration) -> String {
+    let side = |color: Color| -> String {
+        let times = game.move_times(color);
+        let now = if color == you {
+            elapsed.as_secs_f64()
+        } else {
+            0.0
+        };
+        let shown = match game.time_control(color).filter(|tc| !tc.is_untimed()) {
+            Some(tc) => super::board::clock_string(tc.shown(&times) - now),
+            None => format!(
+                "{} used",
+                super::board::clock_string(times.iter().sum::<f64>() + now)
+            ),
+        };
+        let letter = if color == Color::Black { 'X' } else { 'O' };
+        let who = if color == you { " (you)" } else { "" };
+        format!("{letter} {shown}{who}")
+    };
+    format!("  clock: {} | {}", side(Color::Black), side(Color::White))
+}
+
+/// The clock line above the prompt, rewritten every second from a thread while the person
+/// thinks (cursor saved, one line up, the line rewritten, cursor restored: what is being typed
+/// stays where it is). Stops when dropped.
+struct Ticker {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    fn start(game: &Game, you: Color, started: Instant) -> Ticker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let game = game.clone();
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut shown = started.elapsed().as_secs();
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                let elapsed = started.elapsed();
+                if elapsed.as_secs() == shown {
+                    continue;
+                }
+                shown = elapsed.as_secs();
+                let line = clock_line(&game, you, elapsed);
+                let mut out = io::stdout().lock();
+                let _ = write!(out, "\x1b7\x1b[1A\r\x1b[2K{line}\x1b8");
+                let _ = out.flush();
+            }
+        });
+        Ticker {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }

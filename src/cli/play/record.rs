@@ -64,22 +64,26 @@ pub fn verdict(game: &Game, end: &PlayEnd, human: Color) -> String {
     }
 }
 
-/// Saves `game` to `path` and says where; when that fails, prints the record to copy from the
-/// terminal and returns the error.
-pub fn save(out: &mut impl Write, game: &Game, path: &Path) -> Result<(), PlayError> {
-    if let Err(e) = othello::files::write_atomically(path, format!("{game}\n").as_bytes()) {
+/// Saves `games` (the session's, one GGF line each) to `path` and says where; when that fails,
+/// prints the records to copy from the terminal and returns the error.
+pub fn save(out: &mut impl Write, games: &[Game], path: &Path) -> Result<(), PlayError> {
+    let text: String = games.iter().map(|g| format!("{g}\n")).collect();
+    if let Err(e) = othello::files::write_atomically(path, text.as_bytes()) {
         writeln!(
             out,
             "Cannot save the game to {}: {}. The game record (GGF):",
             path.display(),
             e.source
         )?;
-        writeln!(out, "{game}")?;
+        write!(out, "{text}")?;
         return Err(PlayError::Save {
             path: path.to_path_buf(),
             source: e.source,
         });
     }
-    writeln!(out, "Game saved to {}", path.display())?;
+    match games.len() {
+        1 => writeln!(out, "Game saved to {}", path.display())?,
+        n => writeln!(out, "{n} games saved to {}", path.display())?,
+    }
     Ok(())
 }

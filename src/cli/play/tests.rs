@@ -372,6 +372,13 @@ fn a_bad_move_is_answered_and_changes_nothing() {
 fn help_lists_every_command() {
     let (_, text) = session("help\nquit\n", &options("help"));
     assert!(text.contains("help lists the commands"), "{text}");
+    // Every command's line starts at the same indentation, the first too (the prompt before
+    // it ends without a newline when the input is not echoed).
+    let first = text
+        .lines()
+        .find(|l| l.contains("play that square"))
+        .unwrap();
+    assert!(first.starts_with("  f5 "), "{first:?}");
     for word in [
         "pass", "undo", "redo", "hint", "analyse", "resign", "quit", "help",
     ] {
@@ -404,4 +411,110 @@ fn a_game_from_an_opening_keeps_its_moves_and_undo_goes_into_them() {
     // The hint comes from the engine's own choice: the book at the start.
     let (_, text) = session("hint\nquit\n", &options("hint"));
     assert!(text.contains("opening book"), "{text}");
+}
+
+#[test]
+fn the_console_commands_parse() {
+    use othello::engine::Level;
+    assert_eq!("go".parse(), Ok(Command::Go));
+    assert_eq!("NEW".parse(), Ok(Command::New));
+    assert_eq!("board".parse(), Ok(Command::Board));
+    assert_eq!("swap".parse(), Ok(Command::Swap));
+    assert_eq!(
+        "level 7".parse(),
+        Ok(Command::Level(Level::new(7).unwrap()))
+    );
+    assert_eq!(
+        "Level  12 ".parse(),
+        Ok(Command::Level(Level::new(12).unwrap()))
+    );
+    for bad in ["level", "level 0", "level 61", "level x"] {
+        let e = bad.parse::<Command>().unwrap_err().to_string();
+        assert!(e.contains("level N"), "{bad}: {e}");
+    }
+}
+
+/// `go` has the opponent play the person's move; `swap` gives the person the other colour
+/// (the opponent then plays the side the person had); `board` draws the board again without
+/// ending the turn; `new` keeps the game (saved, unfinished) and starts another, and the file
+/// holds both games.
+#[test]
+fn go_swap_board_and_new() {
+    let opts = options("console");
+    let mut out = Vec::new();
+    let mut opponent = build("maximizer:count");
+    let input = "board\ngo\nswap\nnew\nd3\nquit\n";
+    let outcome = play(input.as_bytes(), &mut out, opponent.as_mut(), &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let saved = std::fs::read_to_string(&outcome.path).unwrap();
+    std::fs::remove_file(&outcome.path).ok();
+    // board: the board twice before the first move (the turn's and the command's).
+    let first_move = text.find("X moves to").unwrap();
+    assert_eq!(
+        text[..first_move].matches("X (Black, you) to move").count(),
+        2,
+        "{text}"
+    );
+    // go: the opponent played Black's first move (maximizer:count, first of the best: d3).
+    assert!(text.contains("X moves to d3"), "{text}");
+    // swap: now the person is White, the opponent Black moves next.
+    assert!(text.contains("you now play White"), "{text}");
+    assert!(text.contains("X (Black, opponent) to move"), "{text}");
+    // new: two games in the file; the first unfinished with its moves, the second the
+    // person's d3 (the person still plays White, so Black moved first)...
+    let games: Vec<Game> = saved.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(games.len(), 2, "{saved}");
+    assert_eq!(games[0].result, GameResult::Unfinished);
+    assert!(games[0].moves().len() >= 3, "{}", games[0]);
+    assert_eq!(games[1].white_name, "human");
+    assert_eq!(outcome.game, games[1]);
+    assert!(text.contains("2 games saved to"), "{text}");
+}
+
+/// `level N` at the prompt is given to an engine opponent before its next move (its depth
+/// follows); a player without levels says so.
+#[test]
+fn level_is_given_to_the_engine_before_its_next_move() {
+    let opts = options("level");
+    let (_, text) = session("level 3\nf5\nquit\n", &opts);
+    assert!(
+        text.contains("level 3 from the opponent's next move"),
+        "{text}"
+    );
+    assert!(text.contains("has no levels"), "{text}");
+    let mut out = Vec::new();
+    let mut engine = build("engine:level=1,book=off,threads=1");
+    let outcome = play(
+        "level 4\nf5\nquit\n".as_bytes(),
+        &mut out,
+        engine.as_mut(),
+        &opts,
+    )
+    .unwrap();
+    std::fs::remove_file(&outcome.path).ok();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains("has no levels"), "{text}");
+    assert_eq!(outcome.game.moves().len(), 2, "{text}");
+}
+
+/// A game resumed with its records keeps its move times: the clocks go on from where they
+/// were, and undo goes back into the resumed moves.
+#[test]
+fn a_resumed_game_keeps_its_clock() {
+    use othello::clock::TimeControl;
+    use othello::game::MoveRecord;
+    let record = |mv: &str, seconds: f64| MoveRecord {
+        mv: mv.parse().unwrap(),
+        eval: None,
+        seconds: Some(seconds),
+    };
+    let opts = PlayOptions {
+        clock: Some(TimeControl::new(300.0)),
+        resume: vec![record("f5", 40.0), record("d6", 10.0)],
+        ..options("resume")
+    };
+    let (outcome, text) = session("quit\n", &opts);
+    assert_eq!(moves_of(&outcome.game), ["f5", "d6"]);
+    assert!(text.contains("[X=4:20 O=4:50]"), "{text}");
+    assert_eq!(outcome.game.moves()[0].seconds, Some(40.0));
 }

@@ -475,7 +475,23 @@ impl<E: Evaluator> Searcher<E> {
             // midgame guess instead cost 11% more nodes on hard-20 #1-#20: the fail-soft
             // bounds of each failed pass, read back from the table, guide better.
             Some(upper) if !wld => solver.solve_root_mtd_below(p, o, upper, upper, excluded),
-            _ => solve_sequence(&mut solver, p, o, wld, guess, excluded),
+            _ => {
+                // Each selective pass is an iteration for the observer (`24@73%`).
+                let base = *phase.nodes;
+                let mut report = |sel: Selectivity, v: i32, sq: Option<Square>, n: u64| {
+                    let best = sq.map_or(result.best, Move::Place);
+                    observer.on_iteration(&SearchResult {
+                        best,
+                        value: Value::Probable(v),
+                        depth: empties,
+                        selectivity: Some(sel),
+                        pv: vec![best],
+                        nodes: base + n,
+                        elapsed: phase.start.elapsed(),
+                    });
+                };
+                solve_sequence(&mut solver, p, o, wld, guess, excluded, &mut report)
+            }
         };
         let solver_nodes = solver.nodes();
         *phase.nodes += solver_nodes;

@@ -265,7 +265,8 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
                         solver.solve_root_mtd_below(p, o, upper, upper, job.excluded);
                     }
                     _ => {
-                        solve_sequence(&mut solver, p, o, wld, guess, job.excluded);
+                        let quiet = &mut |_, _, _, _| {};
+                        solve_sequence(&mut solver, p, o, wld, guess, job.excluded, quiet);
                     }
                 }
                 nodes += solver.nodes();

@@ -18,13 +18,14 @@ use super::midgame::Midgame;
 use super::multipv::RootOptions;
 use super::parallel::{self, Crew, Task};
 use super::probcut::endgame::schedule;
-use super::{aspiration, Observer, Phase, SearchResult, Searcher, Stopper, Value};
+use super::{aspiration, Observer, Phase, SearchResult, Searcher, Selectivity, Stopper, Value};
 
 impl<E: Evaluator> Searcher<E> {
     /// Before a deep solve, midgame iterations to `empties - PRESEARCH_GAP` plies fill the
     /// table with best moves, which the solver tries first (as a timed search does anyway
-    /// before it switches to solving). Silent: only the solve is reported. The root moves in
-    /// `excluded` are skipped, as in the solve.
+    /// before it switches to solving). Each finished iteration goes to `observer` (a
+    /// heuristic value, the time from its start). The root moves in `excluded` are skipped,
+    /// as in the solve.
     pub(super) fn presearch<C: Cpu>(
         &self,
         board: &Board,
@@ -32,7 +33,9 @@ impl<E: Evaluator> Searcher<E> {
         stopper: &mut Stopper,
         nodes: &mut u64,
         crew: Option<&Crew>,
+        observer: &mut dyn Observer,
     ) -> Option<i32> {
+        let start = Instant::now();
         let empties = board.empty_count();
         if empties < PRESEARCH_MIN_EMPTIES {
             return None;
@@ -50,12 +53,22 @@ impl<E: Evaluator> Searcher<E> {
             let mut cx = Context::new(&self.eval, &self.tt, stopper);
             let mut search = Midgame::<E, C>::on_cpu(&mut cx, *nodes);
             search.set_busy(crew.map(|c| &c.busy));
-            let (score, _) = aspiration(&mut search, p, o, depth, prev, excluded);
+            let (score, best) = aspiration(&mut search, p, o, depth, prev, excluded);
             *nodes += search.nodes();
             if search.aborted() {
                 return None;
             }
             prev = Some(score);
+            let best = best.map_or(Move::Pass, Move::Place);
+            observer.on_iteration(&SearchResult {
+                best,
+                value: Value::Heuristic(score),
+                depth,
+                selectivity: None,
+                pv: vec![best],
+                nodes: *nodes,
+                elapsed: start.elapsed(),
+            });
         }
         prev
     }
@@ -148,7 +161,14 @@ impl<E: Evaluator> Searcher<E> {
         let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &job, |crew| {
             let guess = match root.line_bound {
                 Some(_) => None,
-                None => self.presearch::<C>(board, root.excluded, &mut stopper, &mut nodes, crew),
+                None => self.presearch::<C>(
+                    board,
+                    root.excluded,
+                    &mut stopper,
+                    &mut nodes,
+                    crew,
+                    observer,
+                ),
             };
             self.solve_phase::<C>(
                 board,
@@ -176,6 +196,8 @@ impl<E: Evaluator> Searcher<E> {
 /// [`probcut::schedule`] from `guess` (centi-discs), then MTD(f) from their value; for a WLD
 /// solve, one search over (-1, 1); every search skips the root moves in `excluded`. The same
 /// sequence runs on every thread of a parallel search. Meaningless if the solver was stopped.
+/// `report` hears each finished selective pass: its selectivity, value, best move and the
+/// solver's nodes so far.
 pub(super) fn solve_sequence<E: Evaluator, C: Cpu>(
     solver: &mut Solver<'_, '_, E, C>,
     p: u64,
@@ -183,6 +205,7 @@ pub(super) fn solve_sequence<E: Evaluator, C: Cpu>(
     wld: bool,
     guess: Option<i32>,
     excluded: u64,
+    report: &mut dyn FnMut(Selectivity, i32, Option<Square>, u64),
 ) -> (i32, Option<Square>) {
     let empties = (!(p | o)).count_ones();
     // The midgame guess is in centi-discs; exact scores are even numbers of discs.
@@ -190,11 +213,12 @@ pub(super) fn solve_sequence<E: Evaluator, C: Cpu>(
     if !wld {
         for &sel in schedule(empties) {
             solver.set_selectivity(Some(sel));
-            let (v, _) = solver.solve_root_mtd(p, o, guess.unwrap_or(0), excluded);
+            let (v, best) = solver.solve_root_mtd(p, o, guess.unwrap_or(0), excluded);
             if solver.aborted() {
                 break;
             }
             guess = Some(v);
+            report(sel, v, best, solver.nodes());
         }
         solver.set_selectivity(None);
     }

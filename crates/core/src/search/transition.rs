@@ -83,7 +83,14 @@ impl<E: Evaluator> Searcher<E> {
         let root = RootOptions::default();
         let job = self.job(board, root.excluded);
         let ((), helper_nodes) = parallel::run::<E, C, _>(self.threads, &job, |crew| {
-            let guess = self.presearch::<C>(board, root.excluded, &mut stopper, &mut nodes, crew);
+            let guess = self.presearch::<C>(
+                board,
+                root.excluded,
+                &mut stopper,
+                &mut nodes,
+                crew,
+                &mut (),
+            );
             let phase = Phase {
                 stopper: &mut stopper,
                 nodes: &mut nodes,

@@ -71,6 +71,15 @@ impl BookChoice {
     pub fn open_owned(&self) -> Result<Option<OwnedBook>, BookError> {
         match self {
             BookChoice::Off => Ok(None),
+            // A new book whose directory does not exist: its first save (`learn`) would fail
+            // long after, so it is refused now.
+            BookChoice::File(path) if missing_directory(path).is_some() => {
+                Err(BookError::Write(format!(
+                    "{}: no such book, and it cannot be made: the directory {} does not exist",
+                    path.display(),
+                    missing_directory(path).unwrap_or_default()
+                )))
+            }
             BookChoice::Default => Ok(Some(OwnedBook {
                 book: default_book(),
                 save_to: None,
@@ -95,6 +104,15 @@ impl BookChoice {
             }
         }
     }
+}
+
+/// The directory of `path`, shown, when it does not exist (nor does `path` then).
+fn missing_directory(path: &std::path::Path) -> Option<String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    (!dir.is_dir() && std::fs::symlink_metadata(path).is_err()).then(|| dir.display().to_string())
 }
 
 /// Reads a book file of either format: an Edax `.dat` book (recognised by its magic) or an

@@ -57,6 +57,7 @@ pub const COMMANDS: &[&str] = &[
     "showboard",
     "time_settings",
     "time_left",
+    "final_score",
     "gogui-rules_game_id",
     "gogui-rules_board_size",
     "gogui-rules_board",
@@ -344,6 +345,15 @@ impl Gtp {
                     .map_err(|_| format!("time_left: {:?} is not a count", clip(args[2])))?;
                 self.left[side_index(color)] = Some(TimeLeft { seconds, stones });
                 Ok(String::new())
+            }
+            // GTP's own score command (GRhino's and GoGui's): the final result, refused
+            // while the game goes on.
+            "final_score" => {
+                arity(0)?;
+                match self.final_result().as_str() {
+                    "unknown" => Err("cannot score: the game is not over".to_string()),
+                    result => Ok(result.to_string()),
+                }
             }
             "gogui-rules_game_id" => arity(0).map(|()| "Othello".to_string()),
             "gogui-rules_board_size" => arity(0).map(|()| "8".to_string()),

@@ -173,15 +173,11 @@ mod tests {
         assert_eq!(json["mean_discs"], 2.0);
         assert_eq!(json["as_black"]["games"], 1);
         assert_eq!(json["pairs"], 1);
-        // One pair won 2-0: +inf with an interval of no width.
-        for key in [
-            "elo",
-            "elo_lower",
-            "elo_upper",
-            "sprt",
-            "audit",
-            "clock_use",
-        ] {
+        // One pair won 2-0: +inf, and Wilson's interval for one pair: a finite lower end,
+        // 1 / (1 + 1.96²) = 0.2065, -233 Elo.
+        let lower = json["elo_lower"].as_f64().unwrap();
+        assert!((lower + 233.0).abs() < 1.0, "{lower}");
+        for key in ["elo", "elo_upper", "sprt", "audit", "clock_use"] {
             assert_eq!(json.get(key), Some(&serde_json::Value::Null), "{key}");
         }
         assert_eq!(json["forfeits"], 2);

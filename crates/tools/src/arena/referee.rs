@@ -115,6 +115,14 @@ pub enum Termination {
         /// What happened.
         detail: String,
     },
+    /// The engine broke its protocol: a line that is not an answer, an answer to another
+    /// command, or a command it refused. It is running; this is not a crash.
+    Protocol {
+        /// Who lost.
+        loser: Color,
+        /// The command and the engine's words.
+        detail: String,
+    },
 }
 
 impl Termination {
@@ -125,19 +133,22 @@ impl Termination {
             Termination::Time { loser }
             | Termination::Hung { loser }
             | Termination::Illegal { loser, .. }
-            | Termination::Crash { loser, .. } => Some(*loser),
+            | Termination::Crash { loser, .. }
+            | Termination::Protocol { loser, .. } => Some(*loser),
         }
     }
 
     /// What went wrong, for an illegal move or a crash (the player's words or ours).
     pub fn detail(&self) -> Option<&str> {
         match self {
-            Termination::Illegal { detail, .. } | Termination::Crash { detail, .. } => Some(detail),
+            Termination::Illegal { detail, .. }
+            | Termination::Crash { detail, .. }
+            | Termination::Protocol { detail, .. } => Some(detail),
             _ => None,
         }
     }
 
-    /// A short description: `normal`, `time`, `hung`, `illegal`, `crash`.
+    /// A short description: `normal`, `time`, `hung`, `illegal`, `crash`, `protocol`.
     pub fn kind(&self) -> &'static str {
         match self {
             Termination::Normal => "normal",
@@ -145,6 +156,7 @@ impl Termination {
             Termination::Hung { .. } => "hung",
             Termination::Illegal { .. } => "illegal",
             Termination::Crash { .. } => "crash",
+            Termination::Protocol { .. } => "protocol",
         }
     }
 }
@@ -408,6 +420,10 @@ fn fault(side: Color, error: PlayerError, timed: bool) -> Termination {
         PlayerError::Resigned => Termination::Illegal {
             loser: side,
             detail: "resigned".to_string(),
+        },
+        PlayerError::Protocol(detail) => Termination::Protocol {
+            loser: side,
+            detail,
         },
         other => Termination::Crash {
             loser: side,

@@ -12,7 +12,10 @@
 //!   variance of the pair scores (this is exactly the per-pair-score method);
 //! - Elo `= -400 log10(1/s - 1)` (the logistic model: 75% is +190.8);
 //! - the 95% interval is `s ± 1.959964 se`, each end mapped through the same formula (a bound
-//!   at 0% or 100% is infinite).
+//!   at 0% or 100% is infinite). When every pair scored the same (`var(x) = 0`: a 10-0
+//!   sweep, say), that interval would have no width; it is then Wilson's score interval for
+//!   `n` pairs instead, which assumes the largest variance a mean `s` allows, so a sweep of 5
+//!   pairs has the finite lower bound `n / (n + 1.96²)` (+46 Elo) and an infinite upper one.
 //!
 //! The SPRT (`--sprt elo0,elo1`) tests H0: Elo = elo0 against H1: Elo = elo1 with the
 //! generalised SPRT of fishtest (M. Van den Bergh, "A pentanomial model for the SPRT"): the
@@ -103,12 +106,17 @@ impl Pentanomial {
         }
         let (score, var) = self.mean_and_variance();
         let se = (var / n as f64).sqrt();
+        let (low, high) = if var == 0.0 {
+            wilson(score, n as f64)
+        } else {
+            (score - Z_95 * se, score + Z_95 * se)
+        };
         Some(EloEstimate {
             score,
             score_error: se,
             elo: elo_from_score(score),
-            lower: elo_from_score(score - Z_95 * se),
-            upper: elo_from_score(score + Z_95 * se),
+            lower: elo_from_score(low),
+            upper: elo_from_score(high),
         })
     }
 
@@ -125,6 +133,16 @@ impl Pentanomial {
         let p = regularized.map(|c| c / total);
         llr_from_frequencies(total, &p, score_from_elo(elo0), score_from_elo(elo1))
     }
+}
+
+/// Wilson's 95% score interval for a mean score `s` over `n` observations in 0..=1 (with the
+/// binomial variance `s (1 - s)`, the largest such a mean allows).
+fn wilson(s: f64, n: f64) -> (f64, f64) {
+    let z2 = Z_95 * Z_95;
+    let denominator = 1.0 + z2 / n;
+    let centre = (s + z2 / (2.0 * n)) / denominator;
+    let half = Z_95 / denominator * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The GSPRT log-likelihood ratio for `n` observations with frequencies `p` over
@@ -330,14 +348,38 @@ mod tests {
         assert!(close(e.elo, 168.40, 0.01), "{e:?}");
         assert!(close(e.lower, 67.42, 0.01), "{e:?}");
         assert!(close(e.upper, 307.09, 0.01), "{e:?}");
-        // A 75% score (every pair 1 1/2) is +190.8, with no spread at all.
+        // A 75% score (every pair 1 1/2) is +190.8; with no spread in the pairs, the interval
+        // is Wilson's (not one of no width).
         let even = Pentanomial {
             counts: [0, 0, 0, 10, 0],
         };
         let e = even.elo().unwrap();
         assert!(close(e.elo, 190.85, 0.01));
-        assert!(close(e.lower, e.upper, 1e-9));
+        assert!(e.lower < e.elo - 50.0 && e.upper > e.elo + 50.0, "{e:?}");
         assert_eq!(Pentanomial::default().elo(), None);
+    }
+
+    /// A sweep (10-0 over 5 pairs) is +inf Elo, but its 95% interval has a finite lower end:
+    /// Wilson's `n / (n + z²)` = 5 / 8.8415 = 0.56551, +45.8 Elo; and a 0-10 loss mirrors it.
+    #[test]
+    fn a_sweep_has_a_finite_lower_bound() {
+        let sweep = Pentanomial {
+            counts: [0, 0, 0, 0, 5],
+        };
+        let e = sweep.elo().unwrap();
+        assert_eq!(e.elo, f64::INFINITY);
+        assert!(
+            close(e.lower, elo_from_score(5.0 / (5.0 + Z_95 * Z_95)), 1e-9),
+            "{e:?}"
+        );
+        assert!(close(e.lower, 45.8, 0.1), "{e:?}");
+        assert_eq!(e.upper, f64::INFINITY);
+        let lost = Pentanomial {
+            counts: [5, 0, 0, 0, 0],
+        };
+        let e = lost.elo().unwrap();
+        assert_eq!(e.lower, f64::NEG_INFINITY);
+        assert!(close(e.upper, -45.8, 0.1), "{e:?}");
     }
 
     #[test]

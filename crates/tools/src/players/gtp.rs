@@ -10,7 +10,9 @@
 //! clear_board                       when the game is not the one the engine holds plus moves
 //! time_settings <main> 0 0          after clear_board, when the game has a clock (whole
 //!                                   seconds, as GTP has them; the increment is not sent)
-//! play b|w <vertex|pass>            for every move the engine has not seen (the opponent's)
+//! play b|w <vertex|pass>            for every move the engine has not seen (the opponent's);
+//!                                   an engine that refuses `play b|w pass` (GRhino) passes
+//!                                   implicitly, and its passes are no longer sent
 //! time_left b|w <seconds> 0         before every genmove of a timed game (whole seconds,
 //!                                   rounded down); a refused clock command is only logged
 //! genmove b|w                       its move: a vertex, pass or resign
@@ -55,6 +57,9 @@ pub struct GtpPlayer {
     synced: Option<(Position, Vec<Move>)>,
     /// How long a start (or restart) may take to answer `boardsize`.
     startup_timeout: Duration,
+    /// The engine refused `play <colour> pass` (GRhino does: its passes are implicit), so
+    /// passes are not sent to it.
+    implicit_passes: bool,
 }
 
 /// A GTP answer: `Ok(text)` for `=`, `Err(text)` for `?`, and when its first line was read.
@@ -84,6 +89,7 @@ impl GtpPlayer {
             id: 0,
             synced: None,
             startup_timeout,
+            implicit_passes: false,
         };
         player.start()?;
         Ok(player)
@@ -93,6 +99,7 @@ impl GtpPlayer {
         let process = self.command.spawn()?;
         self.process = Some(process);
         self.synced = None;
+        self.implicit_passes = false;
         let deadline = Instant::now() + self.startup_timeout;
         match self.request("boardsize 8", Some(deadline)) {
             Ok((_, Ok(_))) => Ok(()),
@@ -213,8 +220,29 @@ impl GtpPlayer {
         // Whatever fails from here leaves the engine's game unknown.
         self.synced = None;
         for (k, mv) in moves.iter().enumerate().skip(known) {
+            if *mv == Move::Pass && self.implicit_passes {
+                continue;
+            }
             let line = format!("play {} {}", colour(game.mover(k)), vertex(*mv));
-            self.command(&line, turn.deadline)?;
+            match self.request(&line, turn.deadline)?.1 {
+                Ok(_) => {}
+                // A forced pass the engine will not be told of: it passes implicitly, as
+                // GRhino does (`? syntax error`). Its game is the same without the pass.
+                Err(message) if *mv == Move::Pass => {
+                    log::info!(
+                        "{}: {line:?} refused ({}); its passes are implicit",
+                        self.command.name,
+                        quote(&message)
+                    );
+                    self.implicit_passes = true;
+                }
+                Err(message) => {
+                    return Err(PlayerError::Protocol(format!(
+                        "the engine refused {line:?}: {}",
+                        quote(&message)
+                    )))
+                }
+            }
         }
         let side = game.position().side;
         if let Some(seconds) = game.remaining_seconds(side) {

@@ -139,6 +139,16 @@ pub trait Player: Send {
     fn restart(&mut self) -> Result<(), PlayerError> {
         Ok(())
     }
+
+    /// Plays at `level` from its next move (`othello play`'s `level N`): the engine does;
+    /// the others refuse, saying why.
+    fn set_level(&mut self, level: crate::engine::Level) -> Result<(), String> {
+        let _ = level;
+        Err(format!(
+            "{} has no levels (only the engine does)",
+            self.name()
+        ))
+    }
 }
 
 /// PAIP's `random-strategy`: a uniformly random legal move, from a generator seeded per game.

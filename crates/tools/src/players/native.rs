@@ -209,6 +209,12 @@ impl Player for EnginePlayer {
             elapsed: None,
         })
     }
+
+    fn set_level(&mut self, level: Level) -> Result<(), String> {
+        self.settings.level = Some(level);
+        self.engine.set_level(Some(level));
+        Ok(())
+    }
 }
 
 #[cfg(test)]

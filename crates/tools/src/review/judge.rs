@@ -251,23 +251,40 @@ pub struct MoveValue {
     pub square: Square,
     /// Its value, mover's view.
     pub value: Value,
-    /// The depth it was searched to after the move, or the empties solved.
+    /// The depth it was searched to after the move, or the empties solved (for a book
+    /// value, the depth of the book's search).
     pub depth: u32,
+    /// The value is the opening book's.
+    pub from_book: bool,
 }
 
 /// Every legal move of `board` with its value, best first (ties in square order): the
 /// position after each move is searched one ply less deep than [`ReviewOptions::effort`]
 /// (for a time, each gets that time), or solved when it has at most
-/// [`ReviewOptions::exact_empties`] empties or the search solves it. Empty if the side to move
-/// has no move.
+/// [`ReviewOptions::exact_empties`] empties or the search solves it. In a position of
+/// [`ReviewOptions::book`], the moves the book values have the book's values (as the engine's
+/// hint gives them, and as the review judges book moves); the others are searched. Empty if
+/// the side to move has no move.
 pub fn analyse_position<E: Evaluator>(
     searcher: &mut Searcher<E>,
     board: &Board,
     options: &ReviewOptions,
 ) -> Vec<MoveValue> {
+    let book_moves = options
+        .book
+        .as_deref()
+        .map_or_else(Vec::new, |book| book.moves(board));
     let mut values: Vec<MoveValue> = board
         .legal_moves()
         .map(|square| {
+            if let Some(m) = book_moves.iter().find(|m| m.mv == Move::Place(square)) {
+                return MoveValue {
+                    square,
+                    value: m.search_value(),
+                    depth: u32::from(m.depth),
+                    from_book: true,
+                };
+            }
             let (after, sign) = after_move(board, square);
             let empties = after.empty_count();
             let flip = |v: Value| if sign < 0 { v.negate() } else { v };
@@ -277,6 +294,7 @@ pub fn analyse_position<E: Evaluator>(
                     square,
                     value,
                     depth: 0,
+                    from_book: false,
                 };
             }
             let mut r = if empties <= options.exact_empties {
@@ -295,6 +313,7 @@ pub fn analyse_position<E: Evaluator>(
                 square,
                 value: flip(r.value),
                 depth: r.depth,
+                from_book: false,
             }
         })
         .collect();
