@@ -1,5 +1,5 @@
 //! A small neural evaluator over the engine's pattern features (issue 55): the float
-//! reference ([`net::Network::evaluate`]), its weight file ([`file`]) and a CPU trainer
+//! reference ([`net::Network::evaluate`]), its weight file ([`mod@file`]) and a CPU trainer
 //! ([`train`]). See README.md in this crate for the architecture and the commands.
 
 #![warn(missing_docs)]
