@@ -758,3 +758,26 @@ fn bad_levels_and_levels_for_other_players_are_refused() {
         assert!(err.contains(reason), "{opponent}: {err}");
     }
 }
+
+// A reader that stops early (`othello completions bash | head`): the script (86 KB, more than
+// a pipe holds) ends in a broken pipe, which ends the program quietly, not in a panic.
+#[test]
+fn completions_into_a_pipe_closed_early_end_quietly() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["completions", "bash"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal: {:?}",
+        out.status
+    );
+}

@@ -29,6 +29,7 @@ pub mod search;
 pub mod solve_stream;
 
 use std::fmt;
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -322,8 +323,13 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Review(args)) => review::review(args, eval, &mut out),
         Some(Command::Audit(args)) => audit::audit_files(args, eval, &mut out),
         Some(Command::Completions { shell }) => {
+            // Into a buffer first: clap_complete panics on a write error, and a reader that
+            // stops early (`| head`) is a broken pipe, not a crash.
             let mut command = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut command, "othello", &mut out);
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "othello", &mut script);
+            out.write_all(&script)?;
+            out.flush()?;
             Ok(())
         }
         Some(Command::FakeEngine(args)) => {
