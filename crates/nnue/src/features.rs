@@ -9,32 +9,11 @@
 //! the network is exactly invariant under the eight board symmetries (no augmentation needed).
 //! There are [`row_count`] rows (204,030 for pattern set 3).
 
-use std::sync::OnceLock;
+use othello_core::eval::pattern::geometry::{self, INSTANCE_COUNT};
 
-use othello_core::eval::pattern::geometry::{
-    self, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_TABLES_LEN,
-};
-
-/// Number of global (dense) inputs to the second layer.
-pub const EXTRA: usize = 2;
-
-/// Scale of the mobility inputs: a move count is divided by this.
-pub const MOBILITY_SCALE: f32 = 16.0;
-
-/// `raw_to_row[PATTERNS[p].offset + index]`: the embedding row of base-3 `index` of shape `p`.
-fn raw_to_row() -> &'static [u32] {
-    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let g = geometry::geometry();
-        let mut t = vec![0u32; PATTERN_TABLES_LEN];
-        for (p, def) in PATTERNS.iter().enumerate() {
-            for (index, &class) in g.canon[p].iter().enumerate() {
-                t[def.offset + index] = (g.compact_offset[p] + class as usize) as u32;
-            }
-        }
-        t
-    })
-}
+/// The engine's own reading of the inputs: one definition for the trainer and the inference.
+pub use othello_core::eval::nnue::file::EXTRA;
+pub use othello_core::eval::nnue::{bucket, rows_from_indices, MOBILITY_SCALE};
 
 /// Number of embedding rows (weight classes of all shapes together).
 pub fn row_count() -> usize {
@@ -44,29 +23,6 @@ pub fn row_count() -> usize {
 /// First embedding row of each shape (the shape's classes follow in compact-id order).
 pub fn shape_row_offset(shape: usize) -> usize {
     geometry::geometry().compact_offset[shape]
-}
-
-/// Offset in `raw_to_row` of each placement's shape table.
-const fn instance_raw_offsets() -> [u32; INSTANCE_COUNT] {
-    let mut out = [0u32; INSTANCE_COUNT];
-    let mut i = 0;
-    while i < INSTANCE_COUNT {
-        out[i] = PATTERNS[INSTANCES[i].pattern as usize].offset as u32;
-        i += 1;
-    }
-    out
-}
-const RAW_OFFSETS: [u32; INSTANCE_COUNT] = instance_raw_offsets();
-
-/// Maps the 58 base-3 indices (in [`INSTANCES`] order) to embedding rows.
-#[inline]
-pub fn rows_from_indices(indices: &[u32; INSTANCE_COUNT]) -> [u32; INSTANCE_COUNT] {
-    let t = raw_to_row();
-    let mut out = [0u32; INSTANCE_COUNT];
-    for i in 0..INSTANCE_COUNT {
-        out[i] = t[(RAW_OFFSETS[i] + indices[i]) as usize];
-    }
-    out
 }
 
 /// The embedding rows of a position (side to move's discs, opponent's discs).
@@ -85,17 +41,10 @@ pub fn extras(player: u64, opponent: u64) -> [f32; EXTRA] {
     ]
 }
 
-/// The phase bucket of a position with `empties` empty squares among `buckets` buckets:
-/// `empties * buckets / 61` (so 8 buckets cut at 8, 16, 23, 31, 39, 46, 54 empties).
-#[inline]
-pub fn bucket(empties: u32, buckets: usize) -> usize {
-    ((empties as usize) * buckets / 61).min(buckets - 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_core::eval::pattern::geometry::instance_indices_reference;
+    use othello_core::eval::pattern::geometry::{instance_indices_reference, INSTANCES, PATTERNS};
 
     fn random_boards(n: usize, seed: u64) -> Vec<(u64, u64)> {
         let mut rng = othello_core::rng::SplitMix64::new(seed);

@@ -23,11 +23,11 @@
 use thiserror::Error;
 
 use super::{
-    bucket, raw_to_row, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2, MOBILITY_SCALE,
-    W2_SCALE,
+    bucket, rows_from_indices, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2,
+    MOBILITY_SCALE, W2_SCALE,
 };
+use crate::eval::pattern::geometry::geometry;
 use crate::eval::pattern::geometry::instance_indices;
-use crate::eval::pattern::geometry::{geometry, INSTANCES, INSTANCE_COUNT, PATTERNS};
 
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"OthNNUE1";
@@ -263,12 +263,9 @@ impl FloatNet {
     /// The value of (`p`, `o`) in discs, computed in `f32` as the trainer computes it.
     pub fn evaluate(&self, p: u64, o: u64) -> f32 {
         let h = self.hidden;
-        let rows = raw_to_row();
-        let idx = instance_indices(p, o);
         let mut acc = self.b0.clone();
-        for slot in 0..INSTANCE_COUNT {
-            let offset = PATTERNS[INSTANCES[slot].pattern as usize].offset;
-            let row = rows[offset + idx[slot] as usize] as usize;
+        for row in rows_from_indices(&instance_indices(p, o)) {
+            let row = row as usize;
             for (a, w) in acc.iter_mut().zip(&self.emb[row * h..row * h + h]) {
                 *a += *w;
             }

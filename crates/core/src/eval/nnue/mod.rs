@@ -131,6 +131,18 @@ fn accumulate<const H: usize>(
     acc[..H].copy_from_slice(&sum);
 }
 
+/// The embedding rows of the 58 placements whose base-3 indices are `indices` (in
+/// [`INSTANCES`] order): the network's input, as the trainer and the float reference read it.
+#[inline]
+pub fn rows_from_indices(indices: &[u32; INSTANCE_COUNT]) -> [u32; INSTANCE_COUNT] {
+    let table = raw_to_row();
+    let mut out = [0u32; INSTANCE_COUNT];
+    for ((row, &offset), &index) in out.iter_mut().zip(&SLOT_OFFSETS).zip(indices) {
+        *row = table[(offset + index) as usize];
+    }
+    out
+}
+
 /// The phase bucket of a position with `empties` empty squares among `buckets`.
 #[inline(always)]
 pub fn bucket(empties: u32, buckets: usize) -> usize {

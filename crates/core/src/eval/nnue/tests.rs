@@ -255,3 +255,60 @@ fn an_orderer_orders_and_the_network_values() {
         );
     }
 }
+
+/// Walks random games through the state as a search does (push a move, evaluate the new
+/// node's children, pass, pop back and evaluate the parent's children again) on every code
+/// path, for the pattern evaluator and the network: every value through the state equals the
+/// value of the position evaluated whole.
+#[test]
+fn the_state_equals_a_recomputation_at_every_node_of_random_games() {
+    fn walk<E: Evaluator<State = SiblingStack>>(eval: &E, seed: u64) -> usize {
+        let mut checked = 0;
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..3 {
+            let game: Vec<Board> = random_playout(Board::start(), &mut rng).collect();
+            for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                let mut state = eval.new_state();
+                let root = game[0];
+                state.reset(root.player(), root.opponent());
+                let mut check = |state: &mut SiblingStack, b: &Board| {
+                    let (p, o) = (b.player(), b.opponent());
+                    for sq in squares(b.moves()) {
+                        let f = b.flips(sq);
+                        let got =
+                            with_cpu!(path, C => eval.evaluate_child_in::<C>(state, p, o, sq, f));
+                        assert_eq!(got, eval.evaluate(&b.play(sq)), "{path} {sq} of {b:?}");
+                        checked += 1;
+                    }
+                };
+                for pair in game.windows(2) {
+                    let (b, next) = (pair[0], pair[1]);
+                    check(&mut state, &b);
+                    // A sibling of the child first: its level must not serve the child.
+                    if let Some(sq) = squares(b.moves()).find(|&sq| b.play(sq) != next) {
+                        state.push(b.player(), b.opponent(), sq, b.flips(sq));
+                        check(&mut state, &b.play(sq));
+                        state.pop();
+                    }
+                    // The child, as a search visits it, then back to the parent and down again.
+                    match squares(b.moves()).find(|&sq| b.play(sq) == next) {
+                        Some(sq) => state.push(b.player(), b.opponent(), sq, b.flips(sq)),
+                        None => state.pass(),
+                    }
+                    check(&mut state, &next);
+                    state.pop();
+                    check(&mut state, &b);
+                    match squares(b.moves()).find(|&sq| b.play(sq) == next) {
+                        Some(sq) => state.push(b.player(), b.opponent(), sq, b.flips(sq)),
+                        None => state.pass(),
+                    }
+                }
+            }
+        }
+        checked
+    }
+    let pattern = crate::eval::builtin::default_pattern();
+    assert!(walk(&*pattern, 13) > 1000);
+    let net = random_net(16, 8, 2, 14).quantise().unwrap();
+    assert!(walk(&net, 15) > 1000);
+}
