@@ -1,6 +1,6 @@
 //! The network's inputs: one embedding row per pattern placement, plus cheap global inputs.
 //!
-//! Each of the 58 placements ([`INSTANCES`]) of the 14 shapes reads its base-3 index with
+//! Each of the 58 placements ([`INSTANCES`](geometry::INSTANCES)) of the 14 shapes reads its base-3 index with
 //! [`geometry::instance_indices`] (digit 0 empty, 1 a disc of the side to move, 2 an opponent
 //! disc). The index is mapped to its *weight class* ([`othello_core::eval::pattern::geometry::Geometry::canon`]):
 //! the indices equal under the symmetries that map a shape onto itself (an edge read
