@@ -110,3 +110,42 @@ fn solve_jsonl_keeps_the_input_cap() {
     assert!(stderr.contains("larger than 256 MiB"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `set hash 4096` (the largest the NBoard engine takes) answers the next `ping` without
+/// first filling 4 GiB: the table comes as untouched zero pages, so the engine's resident
+/// memory stays far below the table's size. Before, it wrote every entry (13.7 s on the
+/// protocol thread, no pong meanwhile) and held all 4 GiB.
+#[cfg(target_os = "linux")]
+#[test]
+fn set_hash_makes_no_memory_resident_and_answers_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["nboard"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"nboard 2\nset hash 4096\nping 1\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let pong = lines.find(|l| l.as_deref().map_or(true, |l| l == "pong 1"));
+    assert_eq!(pong.map(|l| l.unwrap()).as_deref(), Some("pong 1"));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS");
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    assert!(
+        rss_kb < 512 * 1024,
+        "{} MiB resident after set hash 4096",
+        rss_kb / 1024
+    );
+}

@@ -46,6 +46,7 @@ mod stopper;
 pub mod time;
 mod transition;
 pub mod tt;
+mod zeroed;
 
 use crate::time::{Duration, Instant};
 use std::sync::atomic::AtomicBool;

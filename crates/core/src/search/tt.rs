@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::square::Square;
 
+use super::zeroed::{Zeroable, ZeroedArray};
+
 /// Depth stored for exact endgame results (plus the number of empties).
 pub const SOLVED_DEPTH: u8 = 100;
 
@@ -129,7 +131,6 @@ impl Entry {
 const ENTRIES_PER_CLUSTER: usize = 4;
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Cluster([AtomicU64; 2 * ENTRIES_PER_CLUSTER]);
 
 /// The memory for a table could not be allocated.
@@ -161,12 +162,12 @@ pub fn prefetch<T>(item: &T) {
 ///
 /// Only whole 2 MiB pages inside the buffer are advised. Failure is harmless (the kernel may
 /// have huge pages turned off) and ignored.
-fn advise_huge_pages(clusters: &Vec<Cluster>) {
+fn advise_huge_pages(clusters: &[Cluster]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         let start = clusters.as_ptr() as usize;
-        let end = start + clusters.capacity() * std::mem::size_of::<Cluster>();
+        let end = start + std::mem::size_of_val(clusters);
         let first = start.next_multiple_of(HUGE);
         let last = end / HUGE * HUGE;
         if last > first {
@@ -186,9 +187,13 @@ fn advise_huge_pages(clusters: &Vec<Cluster>) {
     let _ = clusters;
 }
 
+// SAFETY: a cluster is atomic words, valid when zero (an empty cluster), aligned to 64.
+unsafe impl Zeroable for Cluster {}
+
 /// The transposition table. See the module docs for layout and policies.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    /// Zero-filled at first: a large table costs no time and no memory until used.
+    clusters: ZeroedArray<Cluster>,
     age: u8,
 }
 
@@ -223,25 +228,31 @@ impl TranspositionTable {
     /// A table of about `mb` MiB, or an error if the memory cannot be allocated.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters
-            .try_reserve_exact(n)
-            .map_err(|_| TableAllocError { mb })?;
-        advise_huge_pages(&clusters);
-        clusters.resize_with(n, Cluster::default);
+        let clusters = ZeroedArray::new(n).ok_or(TableAllocError { mb })?;
+        advise_huge_pages(clusters.as_slice());
         Ok(TranspositionTable { clusters, age: 1 })
     }
 
     /// Size in bytes.
     pub fn size_bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        std::mem::size_of_val(self.clusters.as_slice())
     }
 
-    /// Empties the table.
+    /// Empties the table. A fresh zeroed block replaces the old one (no time spent on pages
+    /// the next search may never touch); if there is no memory for it, the old one is zeroed.
     pub fn clear(&mut self) {
-        for c in &mut self.clusters {
-            for w in &mut c.0 {
-                *w.get_mut() = 0;
+        let n = self.clusters.as_slice().len();
+        match ZeroedArray::new(n) {
+            Some(fresh) => {
+                self.clusters = fresh;
+                advise_huge_pages(self.clusters.as_slice());
+            }
+            None => {
+                for c in self.clusters.as_mut_slice() {
+                    for w in &mut c.0 {
+                        *w.get_mut() = 0;
+                    }
+                }
             }
         }
         self.age = 1;
@@ -259,8 +270,8 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[i]
+        let i = ((key as u128 * self.clusters.as_slice().len() as u128) >> 64) as usize;
+        &self.clusters.as_slice()[i]
     }
 
     /// Starts loading the cluster of `key` into the cache (a hint only).
@@ -340,9 +351,9 @@ impl TranspositionTable {
 
     /// Per-mille of a sample of entries written by the current search (UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.clusters.len().min(250);
+        let sample = self.clusters.as_slice().len().min(250);
         let mut used = 0;
-        for c in &self.clusters[..sample] {
+        for c in &self.clusters.as_slice()[..sample] {
             for i in 0..ENTRIES_PER_CLUSTER {
                 if let Some(e) = Entry::unpack(c.0[2 * i + 1].load(Relaxed)) {
                     used += (e.age == self.age) as u32;
@@ -385,7 +396,7 @@ mod tests {
     fn replacement_prefers_old_and_shallow_victims() {
         // A one-cluster table: every key shares the cluster.
         let mut tt = TranspositionTable {
-            clusters: vec![Cluster::default()],
+            clusters: ZeroedArray::new(1).unwrap(),
             age: 1,
         };
         for k in 1..=4u64 {
