@@ -137,10 +137,18 @@ fn a_whole_game_against_itself_follows_the_rules_and_ends_with_the_disc_count() 
         s => format!("W+{}", -s),
     };
     assert_eq!(ok(&mut gtp, "gogui-rules_final_result"), expected);
-    // No move is generated in a finished game, and nothing changes.
+    // No move is generated or played in a finished game, whichever colour asks, and the
+    // refusal says why (not "wrong color"); nothing changes.
     let board = ok(&mut gtp, "gogui-rules_board");
-    assert!(gtp.execute("genmove black").unwrap().result.is_err());
-    assert!(gtp.execute("genmove white").unwrap().result.is_err());
+    for line in [
+        "genmove black",
+        "genmove white",
+        "play black pass",
+        "play white pass",
+    ] {
+        let refusal = gtp.execute(line).unwrap().result.expect_err(line);
+        assert_eq!(refusal, "the game is over", "{line}");
+    }
     assert_eq!(ok(&mut gtp, "gogui-rules_board"), board);
 }
 

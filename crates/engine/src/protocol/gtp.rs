@@ -393,11 +393,14 @@ impl Gtp {
     }
 
     /// The game with a pass added first when `color` is not to move but the side to move must
-    /// pass (GUIs often leave forced passes implicit); an error when `color` is not to move
-    /// otherwise.
+    /// pass (GUIs often leave forced passes implicit); an error when the game is over (whoever
+    /// asks), or when `color` is not to move otherwise.
     fn game_for(&self, color: Color) -> Result<Game, Refusal> {
         let mut game = self.engine.game().clone();
         let position = game.position();
+        if position.board.is_game_over() {
+            return Err("the game is over".to_string());
+        }
         if position.side != color {
             if position.board.must_pass() {
                 game.push(MoveRecord::new(Move::Pass))
@@ -424,9 +427,6 @@ impl Gtp {
     /// `genmove`: the engine's move for `color`, played.
     fn genmove(&mut self, color: Color) -> Result<String, Refusal> {
         let game = self.game_for(color)?;
-        if game.position().board.is_game_over() {
-            return Err("the game is over".to_string());
-        }
         let saved = self.engine.game().clone();
         self.engine.set_game(game);
         let (clock, move_time) = self.budget(color);
