@@ -338,3 +338,21 @@ fn a_terminal_is_greeted_and_a_gui_is_not() {
         "the terminal saw: {shown}"
     );
 }
+
+/// `analyze` and `ping` sent in one write, on a finished game whose only position is its start
+/// (set with `setboard`): the new input stops the analysis at once, yet the final score, which
+/// needs no search, is printed, and before the pong. Before, nothing was printed.
+#[test]
+fn analyze_of_a_finished_start_position_gives_its_final_score_even_when_interrupted() {
+    let mut gui = Gui::start(&[]);
+    gui.send("nboard 2\n");
+    gui.sync(1);
+    // Black: 62 discs, two empty squares, White to move and no one can move.
+    let board = format!("{}-- O", "X".repeat(62));
+    gui.send(&format!("setboard {board}\nanalyze\nping 2\n"));
+    let lines = gui.until(Duration::from_secs(5), |l| l == "pong 2");
+    let analysis: Vec<&String> = lines.iter().filter(|l| l.starts_with("analysis")).collect();
+    assert_eq!(analysis, ["analysis 0 -64.00"], "{lines:?}");
+    gui.send("quit\n");
+    assert!(gui.exits_within(Duration::from_secs(1)));
+}

@@ -82,8 +82,9 @@ impl Engine {
     /// (the endgame solves fill the table for the earlier positions), each passed to `report`
     /// with the number of moves made before it. A position in the book gets the book's value
     /// (its best move's: the negamax of deep searches, what the engine plays by); the others
-    /// are searched to [`ANALYZE_DEPTH`] (or the engine's depth, if lower). Stops when the
-    /// stop flag goes up, or when `report` returns an error, which is returned.
+    /// are searched to [`ANALYZE_DEPTH`] (or the engine's depth, if lower); a finished
+    /// position gets its final score, even with the stop flag up. Stops when the stop flag
+    /// goes up, or when `report` returns an error, which is returned.
     pub fn analyze<E>(
         &mut self,
         mut report: impl FnMut(usize, Value) -> Result<(), E>,
@@ -95,6 +96,12 @@ impl Engine {
             ..Limits::default()
         };
         for (moves_made, position) in self.game.positions().into_iter().enumerate().rev() {
+            // A finished game's last position costs nothing: its final score is reported even
+            // when new input has already stopped the analysis.
+            if position.board.is_game_over() {
+                report(moves_made, Value::Exact(position.board.final_score()))?;
+                continue;
+            }
             if self.stopped() {
                 break;
             }
