@@ -867,3 +867,36 @@ fn set_eval_switches_the_evaluator_and_a_bad_file_changes_nothing() {
     assert_eq!(prefix(&out[1]), hand);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The clock a `go` plans with runs from when its position arrived, not from when the search
+/// starts: the time the engine spent before (stopping a ponder search, reading the game) is
+/// off the clock. A position that arrived more than the whole clock ago gets the shortest
+/// search, one that just arrived a share of a ten-second clock.
+#[test]
+fn go_plans_with_the_clock_less_the_time_since_the_position_arrived() {
+    use othello::protocol::{Command, Nboard, Responder};
+    let nodes_after = |waited: Duration| -> u64 {
+        let mut engine = Nboard::new(options()).unwrap();
+        let mut out = Responder::new(Vec::new());
+        let Some(arrived) = Instant::now().checked_sub(waited) else {
+            return 0;
+        };
+        engine.line_arrived(arrived);
+        let game: Command = "set game (;GM[Othello]TI[0:10];)".parse().unwrap();
+        engine.execute(game, &mut out).unwrap();
+        engine.line_arrived(Instant::now());
+        engine.execute(Command::Go, &mut out).unwrap();
+        let text = String::from_utf8(out.into_inner()).unwrap();
+        let stats = text
+            .lines()
+            .find_map(|l| l.strip_prefix("nodestats "))
+            .unwrap_or_else(|| panic!("{text}"));
+        stats.split(' ').next().unwrap().parse().unwrap()
+    };
+    let fresh = nodes_after(Duration::ZERO);
+    let stale = nodes_after(Duration::from_secs(11));
+    assert!(
+        stale * 5 < fresh,
+        "{stale} nodes after 11 s, {fresh} at once"
+    );
+}

@@ -45,6 +45,11 @@ pub enum Flow {
 pub struct Nboard {
     engine: crate::engine::Engine,
     contempt: i32,
+    /// When the line being executed arrived (set by the session loop before each command).
+    line_arrived: Option<Instant>,
+    /// When the current position arrived (the `move`, `set game` or `setboard` line): the
+    /// side to move's clock has run since then, also while pondering was being stopped.
+    position_arrived: Option<Instant>,
 }
 
 impl Nboard {
@@ -66,6 +71,8 @@ impl Nboard {
         Nboard {
             engine,
             contempt: 0,
+            line_arrived: None,
+            position_arrived: None,
         }
     }
 
@@ -88,6 +95,14 @@ impl Nboard {
     /// Stops thinking on the opponent's time (before the next command runs).
     pub fn stop_pondering(&mut self) {
         self.engine.stop_pondering();
+    }
+
+    /// Records when the next command's line arrived (the session loop calls this as soon as
+    /// it has the line, before pondering is stopped). A `go` after a `move`, `set game` or
+    /// `setboard` takes the time since that line arrived off the clock it plans with: the
+    /// GUI's clock has been running since then, also while the engine stopped pondering.
+    pub fn line_arrived(&mut self, at: Instant) {
+        self.line_arrived = Some(at);
     }
 
     /// The flag that stops whatever the engine is doing; the input thread raises it.
@@ -117,6 +132,12 @@ impl Nboard {
         command: Command,
         out: &mut Responder<W>,
     ) -> io::Result<Flow> {
+        if matches!(
+            command,
+            Command::Move(_) | Command::SetGame(_) | Command::SetBoard(_)
+        ) {
+            self.position_arrived = self.line_arrived;
+        }
         let refused = match command {
             Command::NBoard(version) => {
                 if version != 2 {
@@ -217,7 +238,14 @@ impl Nboard {
     /// side to move must pass, a book move at once, else `status thinking` and a search. The
     /// move is not played: the GUI sends it back as `move`.
     fn go<W: Write>(&mut self, out: &mut Responder<W>) -> io::Result<Result<(), EngineError>> {
-        let clock = self.engine.game().clock();
+        // The clock as the position arrived, less the time since then.
+        let waited = self.position_arrived.take().map(|at| at.elapsed());
+        let clock = self.engine.game().clock().map(|mut c| {
+            if let Some(waited) = waited {
+                c.remaining = c.remaining.saturating_sub(waited);
+            }
+            c
+        });
         let move_time = clock
             .is_none()
             .then_some(self.engine.options().default_move_time);
