@@ -10,9 +10,10 @@
 //!   players play `random-strategy` for the first N moves (PAIP's default N is 10). A forced
 //!   pass counts as a ply; a line that ends the game is drawn again;
 //! - `start`: the standard position every time;
-//! - `file:PATH`: the openings listed in a text file, one move string a line (`f5d6c3d3`, any
-//!   number of moves; blank lines and lines starting with `#` are skipped), drawn as the XOT
-//!   list is. This is how a match plays openings that no training game started from (the
+//! - `file:PATH`: the openings listed in a text file, one move list a line, read as
+//!   `--moves` reads one ([`crate::gamedb::transcript::parse_move_list`]: `f5d6c3d3`, either
+//!   case, spaces or commas between moves, passes implicit or written `pa`/`--`; any number of
+//!   moves; blank lines and lines starting with `#` are skipped), drawn as the XOT list is. This is how a match plays openings that no training game started from (the
 //!   held-out openings of `docs/dev/WEIGHTS.md`), or a list of its own.
 
 use std::fmt;
@@ -47,8 +48,9 @@ pub enum OpeningSource {
 pub struct OpeningList {
     /// The file, as given.
     path: String,
-    /// The move strings, in file order (shared: a series clones its configuration).
-    lines: Arc<[String]>,
+    /// The openings, in file order: each line's squares in lower case (its name) and its
+    /// moves, passes included (shared: a series clones its configuration).
+    lines: Arc<[(String, Vec<Move>)]>,
 }
 
 /// The largest openings file read (a line is a few dozen bytes).
@@ -73,11 +75,17 @@ impl OpeningList {
             let bad = |why: &str| {
                 OpeningSourceError::File(format!("{path}: line {}: {line:?}: {why}", number + 1))
             };
-            match xot::position_after(line) {
-                None => return Err(bad("not a legal move string from the start")),
-                Some(pos) if pos.board.is_game_over() => return Err(bad("the game is over")),
-                Some(_) => lines.push(line.to_ascii_lowercase()),
+            let record = crate::gamedb::transcript::parse_move_list(line)
+                .map_err(|e| bad(&format!("not a legal move list from the start: {e}")))?;
+            let game = record
+                .to_game()
+                .map_err(|e| bad(&format!("not a legal move list from the start: {e}")))?;
+            if game.position().board.is_game_over() {
+                return Err(bad("the game is over"));
             }
+            let name: String = record.moves.iter().map(|sq| sq.to_string()).collect();
+            let moves = game.moves().iter().map(|m| m.mv).collect();
+            lines.push((name, moves));
         }
         if lines.is_empty() {
             return Err(OpeningSourceError::File(format!("{path}: no openings")));
@@ -154,38 +162,38 @@ pub fn openings(source: &OpeningSource, count: usize, seed: u64) -> Vec<Opening>
         OpeningSource::Start => vec![Opening::start(); count],
         OpeningSource::Xot => {
             let lines: Vec<&str> = xot::openings().collect();
-            drawn(&lines, count, seed)
+            drawn(lines.len(), count, seed, |i| Opening {
+                name: lines[i].to_string(),
+                start: Position::start(),
+                moves: xot::parse_moves(lines[i]).unwrap_or_default(),
+            })
         }
-        OpeningSource::List(list) => {
-            let lines: Vec<&str> = list.lines.iter().map(String::as_str).collect();
-            drawn(&lines, count, seed)
-        }
+        OpeningSource::List(list) => drawn(list.lines.len(), count, seed, |i| Opening {
+            name: list.lines[i].0.clone(),
+            start: Position::start(),
+            moves: list.lines[i].1.clone(),
+        }),
         OpeningSource::Random(plies) => (0..count)
             .map(|k| random_opening(*plies, derive_seed(seed, k as u64)))
             .collect(),
     }
 }
 
-/// `count` openings drawn from the move strings `lines` without replacement, in a seeded
-/// random order (a new order for each pass through the list).
-fn drawn(lines: &[&str], count: usize, seed: u64) -> Vec<Opening> {
+/// `count` openings drawn without replacement from a list of `len` (`opening(i)` makes the
+/// `i`-th), in a seeded random order (a new order for each pass through the list).
+fn drawn(len: usize, count: usize, seed: u64, opening: impl Fn(usize) -> Opening) -> Vec<Opening> {
     // No capacity from `count`: it comes from the command line.
     let mut out = Vec::new();
     let mut round = 0u64;
-    while out.len() < count && !lines.is_empty() {
+    while out.len() < count && len > 0 {
         // A seeded Fisher-Yates shuffle per pass through the list.
-        let mut order: Vec<usize> = (0..lines.len()).collect();
+        let mut order: Vec<usize> = (0..len).collect();
         let mut rng = SplitMix64::new(derive_seed(seed, round));
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below_u32(i + 1));
         }
         for &i in order.iter().take(count - out.len()) {
-            let moves = xot::parse_moves(lines[i]).unwrap_or_default();
-            out.push(Opening {
-                name: lines[i].to_string(),
-                start: Position::start(),
-                moves,
-            });
+            out.push(opening(i));
         }
         round += 1;
     }
@@ -253,8 +261,10 @@ mod tests {
             60 - a[0].moves.len()
         );
         for (text, why) in [
-            ("f5d6\nf5f5\n", "line 2: \"f5f5\": not a legal move string"),
+            ("f5d6\nf5f5\n", "line 2: \"f5f5\": not a legal move list"),
             ("f5d6\nz9\n", "line 2: \"z9\": not a legal"),
+            // An explicit pass where none is forced.
+            ("f5 pa d6\n", "line 1: \"f5 pa d6\": not a legal move list"),
             ("# nothing\n\n", "o.txt: no openings"),
             // A line after which the game is over (Black wins in nine plies).
             (
@@ -271,6 +281,65 @@ mod tests {
             .parse::<OpeningSource>()
             .expect_err("missing");
         assert!(e.to_string().contains("/no/such/openings.txt"), "{e}");
+    }
+
+    /// A random line from the start whose last two plies are a forced pass and a move, the
+    /// game still on: its squares.
+    fn a_line_with_a_pass(seed: u64) -> Vec<crate::square::Square> {
+        let mut rng = SplitMix64::new(seed);
+        loop {
+            let mut pos = Position::start();
+            let mut squares = Vec::new();
+            while !pos.board.is_game_over() {
+                if pos.board.must_pass() {
+                    pos = pos.try_play(Move::Pass).expect("forced");
+                    let legal: Vec<_> = pos.board.legal_moves().collect();
+                    let sq = legal[rng.below_u32(legal.len())];
+                    pos = pos.try_play(Move::Place(sq)).expect("legal");
+                    squares.push(sq);
+                    if !pos.board.is_game_over() {
+                        return squares;
+                    }
+                    break;
+                }
+                let legal: Vec<_> = pos.board.legal_moves().collect();
+                let sq = legal[rng.below_u32(legal.len())];
+                pos = pos.try_play(Move::Place(sq)).expect("legal");
+                squares.push(sq);
+            }
+        }
+    }
+
+    #[test]
+    fn opening_lines_are_read_as_moves_reads_a_move_list() {
+        // Spaces, commas and upper case: the same opening as the plain string.
+        let list = OpeningList::parse("o.txt", "F5 d6, C3\n").expect("valid");
+        let a = openings(&OpeningSource::List(list), 1, 1);
+        assert_eq!(a[0].name, "f5d6c3");
+        assert_eq!(
+            a[0].position().expect("legal"),
+            xot::position_after("f5d6c3").expect("legal")
+        );
+        // A forced pass, implicit or written `pa` or `--`: the opening plays it.
+        for seed in 1..4 {
+            let squares = a_line_with_a_pass(seed);
+            let plain: String = squares.iter().map(|s| s.to_string()).collect();
+            let last = plain.len() - 2;
+            let spelled = [
+                plain.clone(),
+                format!("{} pa {}", &plain[..last], &plain[last..]),
+                format!("{}--{}", &plain[..last], &plain[last..]).to_uppercase(),
+            ];
+            for text in spelled {
+                let list = OpeningList::parse("o.txt", &text).expect(&text);
+                let o = &openings(&OpeningSource::List(list), 1, 1)[0];
+                assert_eq!(o.name, plain);
+                assert_eq!(o.moves.len(), squares.len() + 1, "{text}");
+                assert!(o.moves.contains(&Move::Pass), "{text}");
+                let pos = o.position().expect("legal");
+                assert_eq!(pos.board.empty_count() as usize, 60 - squares.len());
+            }
+        }
     }
 
     #[test]
