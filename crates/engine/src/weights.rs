@@ -101,11 +101,34 @@ pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, Weigh
     })?;
     // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
     let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
+    let net = net.with_lazy_margin(lazy_margin());
     let net = match read_model_beside(path)? {
         Some(text) => net.with_mpc_model_text(text),
         None => net,
     };
     Ok(EngineEval::Nnue(Arc::new(net)))
+}
+
+/// The lazy margin of a network's leaves, centi-discs ([`NnueEval::with_lazy_margin`]): a
+/// leaf whose pattern estimate lies this far outside its window gets the estimate.
+pub const LAZY_MARGIN: i32 = 400;
+
+/// The lazy margin: [`LAZY_MARGIN`], or `$OTHELLO_NNUE_LAZY` (centi-discs, or `off`) for
+/// experiments (docs/dev/NNUE.md); a value that cannot be read is logged and ignored.
+fn lazy_margin() -> Option<i32> {
+    let Ok(text) = std::env::var("OTHELLO_NNUE_LAZY") else {
+        return Some(LAZY_MARGIN);
+    };
+    match text.trim() {
+        "off" => None,
+        t => match t.parse::<i32>() {
+            Ok(m) if (0..=6400).contains(&m) => Some(m),
+            _ => {
+                log::warn!("OTHELLO_NNUE_LAZY={text:?}: expected centi-discs 0 to 6400 or off");
+                Some(LAZY_MARGIN)
+            }
+        },
+    }
 }
 
 /// Whether the file at `path` begins with a network file's magic bytes (read by the file

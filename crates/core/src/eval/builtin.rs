@@ -143,6 +143,25 @@ impl Evaluator for EngineEval {
     }
 
     #[inline]
+    fn evaluate_child_window_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        match self {
+            EngineEval::Nnue(e) => {
+                e.evaluate_child_window_in::<C>(state, p, o, sq, flips, alpha, beta)
+            }
+            _ => self.evaluate_child_in::<C>(state, p, o, sq, flips),
+        }
+    }
+
+    #[inline]
     fn order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
         match self {
             EngineEval::Nnue(e) => e.order_in::<C>(state, p, o),

@@ -118,6 +118,31 @@ pub trait Evaluator: Send + Sync {
         self.evaluate_on::<C>(&Board::from_bits_unchecked(o ^ flips, p ^ flips ^ sq.bit()))
     }
 
+    /// The score of a child as [`Evaluator::evaluate_child_in`] gives it, where the caller
+    /// only compares it with the window (`alpha`, `beta`) of the child's side to move: an
+    /// evaluator with a cheaper estimate may return that estimate instead when it lies far
+    /// outside the window (a *lazy* evaluation, as chess engines do with their material
+    /// count). The default is the full evaluation, so the searches' results do not change for
+    /// evaluators that do not override it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn evaluate_child_window_in<C: Cpu>(
+        &self,
+        state: &mut Self::State,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32
+    where
+        Self: Sized,
+    {
+        let _ = (alpha, beta);
+        self.evaluate_child_in::<C>(state, p, o, sq, flips)
+    }
+
     /// A value of the current node (`p`, `o`) of `state` used only to order moves (the
     /// endgame's ordering searches): [`Evaluator::evaluate_in`] unless the evaluator has a
     /// cheaper one that orders as well.

@@ -134,4 +134,20 @@ impl<'a, E: Evaluator> Context<'a, E> {
         self.eval
             .evaluate_child_in::<C>(&mut self.state, p, o, sq, flips)
     }
+
+    /// The evaluation of a child of the current node compared with the child's window
+    /// (`alpha`, `beta`) only ([`Evaluator::evaluate_child_window_in`]).
+    #[inline(always)]
+    pub(crate) fn evaluate_child_window<C: Cpu>(
+        &mut self,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.eval
+            .evaluate_child_window_in::<C>(&mut self.state, p, o, sq, flips, alpha, beta)
+    }
 }

@@ -58,6 +58,9 @@ pub struct Midgame<'c, 'a, E: Evaluator, C: Cpu = Portable> {
     /// result stored (read from here, not from the shared table, which other threads write).
     root_key: u64,
     root_best: Option<Square>,
+    /// The best move of the last [`Midgame::depth_one`] node (a depth-1 root's move: its
+    /// children's values may be lazy estimates, which a second evaluation would not repeat).
+    depth_one_best: Option<Square>,
     cpu: PhantomData<C>,
 }
 
@@ -89,6 +92,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
             busy: None,
             root_key: 0,
             root_best: None,
+            depth_one_best: None,
             cpu: PhantomData,
         }
     }
@@ -136,15 +140,21 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
     ) -> (i32, Option<Square>) {
         self.root_key = hash_bits(p, o);
         self.root_best = None;
+        self.depth_one_best = None;
         self.cx.reset(p, o);
         let v = if excluded != 0 {
             self.root_excluding(p, o, alpha, beta, depth.max(1), excluded)
         } else {
             self.pvs_node(p, o, alpha, beta, depth.max(1), false)
         };
+        if depth <= 1 && excluded == 0 && C::moves(p, o) != 0 {
+            // A depth-1 search (one evaluation per move) stores no move: the root's is the
+            // one its depth-1 node kept.
+            self.root_best = self.depth_one_best;
+        }
         if depth <= 1 && self.root_best.is_none() {
-            // A depth-1 search (one evaluation per move) keeps no move: the first move whose
-            // evaluation is the value is the best (evaluated again, not counted as nodes).
+            // Without it (moves excluded), the first move whose evaluation is the value is
+            // the best (evaluated again, not counted as nodes).
             self.root_best = squares(C::moves(p, o) & !excluded).find(|&sq| {
                 let f = C::flips(sq, p, o);
                 -self.cx.evaluate_child::<C>(p, o, sq, f) == v
@@ -308,7 +318,8 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
         let cut = *model.cut(empties, depth)?;
         let margin = sel.t() * cut.sigma;
         let beta = alpha + 1;
-        let static_value = self.evaluate(p, o);
+        // Only a gate, so the cheaper ordering value serves.
+        let static_value = self.cx.order_value::<C>(p, o);
         if let Some(high) = cut.high_bound(beta, margin) {
             if static_value >= high - margin as i32
                 && self.shallow(p, o, high - 1, cut.shallow) >= high
@@ -346,12 +357,16 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
             return self.after_pass(p, o, alpha, beta, 1);
         }
         let mut best = -INF;
+        let mut best_sq = None;
         for sq in squares(mv) {
             let f = C::flips(sq, p, o);
             self.cx.nodes += 1;
-            let v = -self.cx.evaluate_child::<C>(p, o, sq, f);
+            let v = -self
+                .cx
+                .evaluate_child_window::<C>(p, o, sq, f, -beta, -alpha);
             if v > best {
                 best = v;
+                best_sq = Some(sq);
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
@@ -360,6 +375,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
                 }
             }
         }
+        self.depth_one_best = best_sq;
         best
     }
 

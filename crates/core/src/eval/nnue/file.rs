@@ -345,6 +345,7 @@ impl FloatNet {
             b3: self.b3.clone(),
             mpc_model: None,
             orderer: None,
+            lazy_margin: None,
         })
     }
 

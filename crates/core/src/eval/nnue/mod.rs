@@ -169,6 +169,9 @@ pub struct NnueEval {
     mpc_model: Option<String>,
     /// The cheaper evaluator that orders moves, if any ([`NnueEval::with_orderer`]).
     orderer: Option<Arc<PatternEval>>,
+    /// How far outside a leaf's window the orderer's estimate must lie to stand for the
+    /// network's value ([`Evaluator::evaluate_child_window_in`]), centi-discs; `None`: never.
+    lazy_margin: Option<i32>,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -206,6 +209,14 @@ impl NnueEval {
         if orderer.uses_set3_shapes() {
             self.orderer = Some(orderer);
         }
+        self
+    }
+
+    /// This network with lazy leaves: a leaf whose orderer's estimate lies more than `margin`
+    /// centi-discs outside its window gets the estimate (`None`: the network values every
+    /// leaf). Only with an orderer ([`NnueEval::with_orderer`]).
+    pub fn with_lazy_margin(mut self, margin: Option<i32>) -> NnueEval {
+        self.lazy_margin = margin;
         self
     }
 
@@ -305,6 +316,35 @@ impl NnueEval {
 
 impl Evaluator for NnueEval {
     type State = SiblingStack;
+
+    /// With an orderer, a leaf whose pattern estimate lies more than the lazy margin outside
+    /// its window gets that estimate: the network would almost never bring it back inside.
+    #[inline]
+    fn evaluate_child_window_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (Some(pattern), Some(margin)) = (&self.orderer, self.lazy_margin) else {
+            return self.evaluate_child_on::<C>(state.current(), p, o, sq, flips);
+        };
+        C::run(|| {
+            let idx = state.current().child::<C>(p, o, sq, flips, true);
+            let (cp, co) = (o ^ flips, p ^ flips ^ sq.bit());
+            let estimate = crate::eval::pattern::units_to_centi(
+                pattern.units_from_indices_on::<C>(&idx, cp, co),
+            );
+            if estimate >= beta.saturating_add(margin) || estimate <= alpha.saturating_sub(margin) {
+                return estimate;
+            }
+            self.centi::<C>(&idx, cp, co)
+        })
+    }
 
     fn new_state(&self) -> SiblingStack {
         SiblingStack::new()

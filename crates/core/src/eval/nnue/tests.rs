@@ -256,6 +256,96 @@ fn an_orderer_orders_and_the_network_values() {
     }
 }
 
+/// A lazy leaf is the pattern estimate exactly when that lies more than the margin outside
+/// the window, and the network's value otherwise; without a margin (or an orderer) every leaf
+/// is the network's.
+#[test]
+fn lazy_leaves_take_the_estimate_only_far_outside_the_window() {
+    use crate::cpu::Portable;
+    let pattern = crate::eval::builtin::default_pattern();
+    let plain = random_net(16, 8, 2, 13).quantise().unwrap();
+    let eager = random_net(16, 8, 2, 13)
+        .quantise()
+        .unwrap()
+        .with_orderer(pattern.clone());
+    let margin = 300;
+    let lazy = random_net(16, 8, 2, 13)
+        .quantise()
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_lazy_margin(Some(margin));
+    let mut state = lazy.new_state();
+    let (mut estimates, mut values) = (0, 0);
+    for (i, b) in positions(150, 14).into_iter().enumerate() {
+        let (p, o) = (b.player(), b.opponent());
+        for sq in squares(b.moves()) {
+            let f = b.flips(sq);
+            let child = b.play(sq);
+            let (estimate, value) = (pattern.evaluate(&child), lazy.evaluate(&child));
+            // Windows around the estimate, near it and far from it.
+            let centre = estimate + [-700, -301, -299, 0, 299, 301, 700][(i + sq.index()) % 7];
+            let (alpha, beta) = (centre - 50, centre + 50);
+            for net in [&plain, &eager] {
+                state.reset(p, o);
+                let got =
+                    net.evaluate_child_window_in::<Portable>(&mut state, p, o, sq, f, alpha, beta);
+                assert_eq!(got, value);
+            }
+            state.reset(p, o);
+            let got =
+                lazy.evaluate_child_window_in::<Portable>(&mut state, p, o, sq, f, alpha, beta);
+            if estimate >= beta + margin || estimate <= alpha - margin {
+                assert_eq!(got, estimate);
+                estimates += 1;
+            } else {
+                assert_eq!(got, value);
+                values += 1;
+            }
+        }
+    }
+    assert!(estimates > 100 && values > 100, "{estimates} {values}");
+}
+
+/// A depth-1 search with lazy leaves plays the move whose leaf gave the value (the network's
+/// value or the estimate that stood for it), not a move found by evaluating again.
+#[test]
+fn a_depth_one_search_with_lazy_leaves_plays_the_move_of_its_value() {
+    use crate::search::{Limits, Searcher, Value};
+    let pattern = crate::eval::builtin::default_pattern();
+    let lazy = random_net(16, 8, 2, 15)
+        .quantise()
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_lazy_margin(Some(100));
+    let mut searcher = Searcher::new(lazy, 1);
+    let mut checked = 0;
+    for b in positions(120, 16) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let r = searcher.search(&b, &limits, &mut ());
+        let crate::board::Move::Place(sq) = r.best else {
+            panic!("{r:?}")
+        };
+        let child = b.play(sq);
+        // Near the end the search solves instead.
+        let Value::Heuristic(v) = r.value else {
+            continue;
+        };
+        checked += 1;
+        let leaf = [
+            searcher.evaluator().evaluate(&child),
+            pattern.evaluate(&child),
+        ];
+        assert!(leaf.contains(&-v), "{r:?}: {leaf:?}");
+    }
+    assert!(checked > 60, "{checked}");
+}
+
 /// Walks random games through the state as a search does (push a move, evaluate the new
 /// node's children, pass, pop back and evaluate the parent's children again) on every code
 /// path, for the pattern evaluator and the network: every value through the state equals the

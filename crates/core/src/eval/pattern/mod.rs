@@ -378,7 +378,18 @@ impl PatternEval {
         flips: u64,
     ) -> i32 {
         let idx = siblings.child::<C>(p, o, sq, flips, self.set3_shapes);
-        let (cp, co) = (o ^ flips, p ^ flips ^ sq.bit());
+        self.units_from_indices_on::<C>(&idx, o ^ flips, p ^ flips ^ sq.bit())
+    }
+
+    /// The sum in weight units of the position (`cp`, `co`) whose pattern indices are `idx`
+    /// (read with this evaluator's shapes).
+    #[inline(always)]
+    pub(crate) fn units_from_indices_on<C: Cpu>(
+        &self,
+        idx: &siblings::Indices,
+        cp: u64,
+        co: u64,
+    ) -> i32 {
         let empties = (!(cp | co)).count_ones();
         let w = self.phase_weights(empties);
         let mut sum = 0i32;
