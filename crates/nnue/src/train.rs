@@ -65,6 +65,20 @@ pub struct Config {
     pub seed: u64,
     /// Worker threads.
     pub threads: usize,
+    /// Shapes left out (indices into `PATTERNS`): their rows stay zero, so the network reads
+    /// only the other shapes' placements and the engine skips these (a smaller table).
+    pub dropped: Vec<usize>,
+}
+
+impl Config {
+    /// Whether placement slot `slot` belongs to a dropped shape.
+    fn dropped_slots(&self) -> [bool; INSTANCE_COUNT] {
+        let mut out = [false; INSTANCE_COUNT];
+        for (slot, inst) in INSTANCES.iter().enumerate() {
+            out[slot] = self.dropped.contains(&(inst.pattern as usize));
+        }
+        out
+    }
 }
 
 impl Config {
@@ -79,7 +93,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -92,8 +106,13 @@ impl Config {
             self.epoch_samples,
             self.seed,
             fnv1a64(names.join("\n").as_bytes(), 0..0),
-            // Older checkpoints were made without weight decay.
-            if self.wd == 0.0 { String::new() } else { format!(" wd {}", self.wd) }
+            // Older checkpoints were made without weight decay or dropped shapes.
+            if self.wd == 0.0 { String::new() } else { format!(" wd {}", self.wd) },
+            if self.dropped.is_empty() {
+                String::new()
+            } else {
+                format!(" dropped {:?}", self.dropped)
+            }
         )
     }
 }
@@ -384,8 +403,23 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         );
         s
     } else {
-        State::new(arch, cfg.seed)
+        let mut state = State::new(arch, cfg.seed);
+        // Dropped shapes' rows start at zero and are never updated (see the scatter below).
+        let h = arch.hidden;
+        for &shape in &cfg.dropped {
+            let r0 = features::shape_row_offset(shape);
+            let r1 = if shape + 1 < PATTERNS.len() {
+                features::shape_row_offset(shape + 1)
+            } else {
+                arch.rows
+            };
+            state.params.emb[r0 * h..r1 * h]
+                .iter_mut()
+                .for_each(|w| *w = 0.0);
+        }
+        state
     };
+    let dropped = cfg.dropped_slots();
     if state.finished || state.epoch >= cfg.epochs {
         log_line(&log, &format!("# training already finished after epoch {} (best epoch {}, val MAE {:.4}); weights in {}", state.epoch, state.best_epoch, state.best_mae, cfg.dir.join("best.nnue").display()));
         return Ok(());
@@ -528,8 +562,11 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                             let mut list: Vec<u32> = Vec::with_capacity(n * (s1 - s0));
                             for k in 0..n {
                                 let d = &dacc[k * h..(k + 1) * h];
-                                for &r in
-                                    &rows_buf[k * INSTANCE_COUNT + s0..k * INSTANCE_COUNT + s1]
+                                for (&r, _) in rows_buf
+                                    [k * INSTANCE_COUNT + s0..k * INSTANCE_COUNT + s1]
+                                    .iter()
+                                    .zip(&dropped[s0..s1])
+                                    .filter(|(_, &gone)| !gone)
                                 {
                                     let local = r as usize - r0;
                                     let gr = &mut g_part[local * h..(local + 1) * h];
@@ -764,6 +801,7 @@ mod run_tests {
             epoch_samples: 0,
             seed: 1,
             threads: 2,
+            dropped: Vec::new(),
         };
         run(&cfg).unwrap();
         assert!(cfg.dir.join("best.nnue").exists());
@@ -777,6 +815,50 @@ mod run_tests {
         // Other settings are refused.
         cfg.hidden = 6;
         assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// Dropped shapes' rows stay exactly zero through training, the others learn.
+    #[test]
+    fn dropped_shapes_keep_zero_rows() {
+        let root = std::env::temp_dir().join(format!("othello-nnue-drop-{}", std::process::id()));
+        let data = root.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        write_data(&data.join("g.dat"), 300);
+        let cfg = Config {
+            data: data.clone(),
+            dir: root.join("out"),
+            hidden: 8,
+            l2: 4,
+            buckets: 2,
+            batch: 256,
+            lr: 3e-3,
+            decay: 0.9,
+            epochs: 1,
+            patience: 5,
+            valid: 0.1,
+            fraction: 1.0,
+            wd: 0.01,
+            min_empties: 0,
+            epoch_samples: 0,
+            seed: 1,
+            threads: 2,
+            dropped: vec![2, 11],
+        };
+        run(&cfg).unwrap();
+        let net = crate::load_weights(&cfg.dir.join("best.nnue")).unwrap();
+        let h = cfg.hidden;
+        for shape in 0..PATTERNS.len() {
+            let r0 = features::shape_row_offset(shape);
+            let r1 = if shape + 1 < PATTERNS.len() {
+                features::shape_row_offset(shape + 1)
+            } else {
+                features::row_count()
+            };
+            let rows = &net.params.emb[r0 * h..r1 * h];
+            let zero = rows.iter().all(|&w| w == 0.0);
+            assert_eq!(zero, cfg.dropped.contains(&shape), "shape {shape}");
+        }
         std::fs::remove_dir_all(&root).ok();
     }
 }

@@ -3,12 +3,14 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use othello_core::eval::pattern::geometry::PATTERNS;
 use othello_nnue::train::{run, Config};
 
 const USAGE: &str =
     "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
+       [--drop-shapes NAME,...]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt.";
@@ -32,6 +34,7 @@ fn parse() -> Result<Config, String> {
         epoch_samples: 0,
         seed: 1,
         threads: 2,
+        dropped: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -68,6 +71,24 @@ fn parse() -> Result<Config, String> {
             "--epoch-samples" => c.epoch_samples = int(&v)?,
             "--seed" => c.seed = int(&v)? as u64,
             "--threads" => c.threads = int(&v)?,
+            "--drop-shapes" => {
+                for name in v.split(',').filter(|n| !n.is_empty()) {
+                    let shape = PATTERNS
+                        .iter()
+                        .position(|p| p.name == name)
+                        .ok_or_else(|| {
+                            let names: Vec<&str> = PATTERNS.iter().map(|p| p.name).collect();
+                            format!(
+                                "--drop-shapes: no shape {name:?} (shapes: {})",
+                                names.join(", ")
+                            )
+                        })?;
+                    if !c.dropped.contains(&shape) {
+                        c.dropped.push(shape);
+                    }
+                }
+                c.dropped.sort_unstable();
+            }
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
         }
     }

@@ -318,7 +318,7 @@ impl FloatNet {
                 share: MAX_CLIPPED * 100.0,
             });
         }
-        let emb = self
+        let emb: Vec<i8> = self
             .emb
             .iter()
             .map(|&w| (w * EMBED_SCALE as f32).round().clamp(-127.0, 127.0) as i8)
@@ -332,10 +332,12 @@ impl FloatNet {
             w2_dense.extend(quantise(&row[..h], W2_SCALE, w2_limit, w2_first + r * n)?);
             w2_mobility.extend_from_slice(&row[h..]);
         }
+        let active = super::active_slots(&emb, h);
         Ok(NnueEval {
             hidden: h,
             l2: self.l2,
             buckets: self.buckets,
+            active,
             emb,
             b0,
             w2: w2_dense,

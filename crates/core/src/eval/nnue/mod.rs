@@ -131,6 +131,26 @@ fn accumulate<const H: usize>(
     acc[..H].copy_from_slice(&sum);
 }
 
+/// The placement slots of the shapes that have at least one nonzero row in `emb` (rows of
+/// `hidden`), in [`INSTANCES`] order.
+pub(crate) fn active_slots(emb: &[i8], hidden: usize) -> Vec<u8> {
+    let g = geometry();
+    let used: Vec<bool> = (0..PATTERNS.len())
+        .map(|shape| {
+            let r0 = g.compact_offset[shape];
+            let r1 = g
+                .compact_offset
+                .get(shape + 1)
+                .copied()
+                .unwrap_or(g.compact_patterns_len);
+            emb[r0 * hidden..r1 * hidden].iter().any(|&w| w != 0)
+        })
+        .collect();
+    (0..INSTANCE_COUNT as u8)
+        .filter(|&slot| used[INSTANCES[slot as usize].pattern as usize])
+        .collect()
+}
+
 /// The embedding rows of the 58 placements whose base-3 indices are `indices` (in
 /// [`INSTANCES`] order): the network's input, as the trainer and the float reference read it.
 #[inline]
@@ -154,6 +174,9 @@ pub struct NnueEval {
     hidden: usize,
     l2: usize,
     buckets: usize,
+    /// The placement slots read, in order: those of the shapes with a nonzero row (a shape
+    /// left out in training has all its rows zero and costs no load).
+    active: Vec<u8>,
     /// `rows × hidden`, at [`EMBED_SCALE`].
     emb: Vec<i8>,
     /// `hidden`, at [`EMBED_SCALE`].
@@ -236,17 +259,19 @@ impl NnueEval {
         // larger than the L2 cache, and the accumulation below would otherwise keep only a
         // few of them in flight.
         let mut starts = [0usize; INSTANCE_COUNT];
-        for (slot, (start, &offset)) in starts.iter_mut().zip(&SLOT_OFFSETS).enumerate() {
-            *start = rows[(offset + idx.0[slot] as u32) as usize] as usize * h;
+        for (start, &slot) in starts.iter_mut().zip(&self.active) {
+            let slot = slot as usize;
+            *start = rows[(SLOT_OFFSETS[slot] + idx.0[slot] as u32) as usize] as usize * h;
             prefetch(&self.emb, *start);
         }
+        let starts = &starts[..self.active.len()];
         let mut acc = [0i16; MAX_HIDDEN];
         if h == 64 {
-            accumulate::<64>(&self.emb, &self.b0, &starts, &mut acc);
+            accumulate::<64>(&self.emb, &self.b0, starts, &mut acc);
         } else {
             let acc = &mut acc[..h];
             acc.copy_from_slice(&self.b0);
-            for &start in &starts {
+            for &start in starts {
                 for (a, &w) in acc.iter_mut().zip(&self.emb[start..start + h]) {
                     *a = a.wrapping_add(w as i16);
                 }

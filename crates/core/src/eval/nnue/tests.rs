@@ -62,6 +62,32 @@ fn the_quantised_network_follows_the_float_reference_on_every_path() {
     }
 }
 
+/// A network trained without some shapes (their rows all zero) reads only the others'
+/// placements, and still follows its float reference, on both accumulator widths.
+#[test]
+fn shapes_left_out_are_skipped_and_the_values_stay_those_of_the_reference() {
+    for hidden in [32, 64] {
+        let mut float = random_net(hidden, 8, 2, 21);
+        let g = geometry();
+        for shape in [2, 11, 13] {
+            let r0 = g.compact_offset[shape];
+            let r1 = g
+                .compact_offset
+                .get(shape + 1)
+                .copied()
+                .unwrap_or(g.compact_patterns_len);
+            float.emb[r0 * hidden..r1 * hidden].fill(0.0);
+        }
+        let net = float.quantise().unwrap();
+        let expected: Vec<u8> = (0..INSTANCE_COUNT as u8)
+            .filter(|&s| ![2, 11, 13].contains(&INSTANCES[s as usize].pattern))
+            .collect();
+        assert_eq!(net.active, expected);
+        assert_eq!(net.active.len(), 58 - 8 - 4 - 4);
+        follows_the_float_reference(float);
+    }
+}
+
 fn follows_the_float_reference(float: FloatNet) {
     let exact = rounded(&float);
     let net = float.quantise().unwrap();
