@@ -73,6 +73,18 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Reads a number of parallel workers (`-j`/`--jobs` of `label`, `selfplay`, `calibrate`,
+/// `train` and the book commands), 1 to [`MAX_THREADS`]: each worker is a thread with its own
+/// table, so the count is bounded like `--threads`.
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of workers from 1 to {MAX_THREADS}, got {s:?}"
+        )),
+    }
+}
+
 /// Reads a positive number of seconds (below 10^6).
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
