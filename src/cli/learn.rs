@@ -705,6 +705,14 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
             None => None,
         },
     };
-    othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
+    let (jobs, phases) = (config.threads, args.phases);
+    othello::learn::train::train_files(&args.data, &config, &args.out, out).map_err(
+        |e| match e {
+            othello::learn::LearnError::Memory(m) => {
+                fail(format!("-j {jobs} with --phases {phases}: {m}"))
+            }
+            e => e.into(),
+        },
+    )?;
     Ok(())
 }
