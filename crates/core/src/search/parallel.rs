@@ -363,6 +363,25 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn start_all_runs_every_task_once_all_threads_have_started() {
+        let ran = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            let ran = &ran;
+            let tasks = (0..8)
+                .map(|k| {
+                    move || {
+                        ran.fetch_add(1 << (8 * (k % 8)), Ordering::Relaxed);
+                    }
+                })
+                .collect();
+            assert_eq!(start_all(s, tasks), Ok(()));
+        });
+        assert_eq!(ran.into_inner(), 0x0101_0101_0101_0101);
+        assert_eq!(check_threads(4), Ok(()));
+        assert_eq!(check_threads(1), Ok(()));
+    }
+
+    #[test]
     fn a_post_stops_the_previous_task_and_wakes_the_waiters() {
         let crew = Crew::new();
         std::thread::scope(|s| {
