@@ -364,6 +364,17 @@ fn counts_at_their_caps_fail_cleanly_in_4_gib_of_address_space() {
         ),
         (
             &[
+                "match",
+                "engine:depth=1,hash=4096",
+                "random",
+                "--pairs",
+                "1",
+                "--quiet",
+            ],
+            "hash=4096",
+        ),
+        (
+            &[
                 "train",
                 "sp.dat",
                 "--out",
