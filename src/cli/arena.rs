@@ -88,6 +88,23 @@ impl SeriesArgs {
     }
 }
 
+/// A series' error; an engine whose table could not be had names `-j` too, since every game
+/// played at once has its two engines, each with its table.
+fn series_error(e: arena::ArenaError, config: &SeriesConfig) -> CliError {
+    use othello::arena::series::SeriesError;
+    use othello::players::PlayerError;
+    match &e {
+        arena::ArenaError::Series(SeriesError::Player {
+            source: PlayerError::Memory(_),
+            ..
+        }) => fail(format!(
+            "-j {} (two engines a game, each with its table; hash= sets its size): {e}",
+            config.concurrency
+        )),
+        _ => e.into(),
+    }
+}
+
 /// An error rate of the SPRT: a finite number strictly between 0 and 1 (`2`, `inf` or `NaN`
 /// would make its bounds meaningless: a test that stops at once, or never).
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -166,7 +183,7 @@ pub fn run_match(
         progress: super::progress::Bar::reporter(!args.series.quiet, false),
     };
     let Some(points) = args.audit else {
-        let summary = arena::run_match(&options)?;
+        let summary = arena::run_match(&options).map_err(|e| series_error(e, &options.config))?;
         if args.json {
             out.write_all(arena::json::match_json(&summary, None).as_bytes())?;
         } else {
@@ -174,7 +191,8 @@ pub fn run_match(
         }
         return Ok(());
     };
-    let (summary, pairs) = arena::run_match_games(&options)?;
+    let (summary, pairs) =
+        arena::run_match_games(&options).map_err(|e| series_error(e, &options.config))?;
     if !args.json {
         // The summary before the audit's solves, which take a while.
         write!(out, "{summary}")?;
@@ -235,7 +253,7 @@ pub fn tournament(
         ggf: args.series.ggf,
         progress: super::progress::Bar::reporter(!args.series.quiet, false),
     };
-    let table = arena::run_tournament(&options)?;
+    let table = arena::run_tournament(&options).map_err(|e| series_error(e, &options.config))?;
     write!(out, "{table}")?;
     Ok(())
 }

@@ -122,7 +122,14 @@ pub fn run_audit(
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let report = result?;
+    let report = result.map_err(|e| match e {
+        // The workers: `-j` of them, each with its table.
+        audit::AuditError::Table(_) | audit::AuditError::Threads(_) => CliError::Message(format!(
+            "-j {} (a {} MiB table each): {e}",
+            options.jobs, options.hash_mb
+        )),
+        e => e.into(),
+    })?;
     if let Some(path) = json {
         gamedb::write_atomically(path, audit::to_json(&report).as_bytes())?;
         log::info!("wrote {}", path.display());

@@ -135,7 +135,7 @@ pub struct SearchArgs {
     depth: Option<u8>,
     /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
     /// name of this option).
-    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS", value_parser = super::search::parse_jobs)]
     threads: Option<usize>,
     /// Transposition table per worker, MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
@@ -255,7 +255,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
             let marked = build::mark_shallow(&mut book, &mut journal, depth, min_games)?;
             let settings = search.settings(depth, &eval);
             let t = Instant::now();
-            let n = build::evaluate(&mut book, &mut journal, &settings, &stop)?;
+            let n = build::evaluate(&mut book, &mut journal, &settings, &stop)
+                .map_err(|e| workers_error(e, &settings))?;
             book.depth = book.depth.max(depth);
             journal.compact(&mut book)?;
             writeln!(
@@ -288,7 +289,8 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
                     max_new: max_new as usize,
                 },
                 &stop,
-            )?;
+            )
+            .map_err(|e| workers_error(e, &settings))?;
             writeln!(
                 out,
                 "{added} positions added in {:.1} s",
@@ -374,6 +376,18 @@ pub fn run(command: BookCommand, eval: EngineEval, out: &mut impl Write) -> CliR
     }
 }
 
+/// A book job's error, naming the options to change when its workers (each a thread with a
+/// table of `--hash` MiB) could not be had.
+fn workers_error(e: file::BookError, settings: &SearchSettings) -> super::CliError {
+    match e {
+        file::BookError::Workers(m) => fail(format!(
+            "--hash {} (MiB per worker) with -j {}: {m}",
+            settings.hash_mb, settings.threads
+        )),
+        e => e.into(),
+    }
+}
+
 /// Searches the pending leaves of `book`, folds the journal into the book file, and reports.
 fn evaluate_and_report(
     mut book: Book,
@@ -382,7 +396,8 @@ fn evaluate_and_report(
     out: &mut impl Write,
 ) -> CliResult {
     let t = Instant::now();
-    let n = build::evaluate(&mut book, &mut journal, settings, &AtomicBool::new(false))?;
+    let n = build::evaluate(&mut book, &mut journal, settings, &AtomicBool::new(false))
+        .map_err(|e| workers_error(e, settings))?;
     journal.compact(&mut book)?;
     writeln!(
         out,

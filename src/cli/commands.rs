@@ -33,6 +33,17 @@ pub fn run_perft(board: &Board, max_depth: u32, out: &mut impl Write) -> io::Res
     Ok(last)
 }
 
+/// Whether the system can start the searcher's `--threads` now, beside its table: an error
+/// before the work if not (a search would otherwise run on one thread, with a warning).
+pub fn check_threads<E: othello::eval::Evaluator>(searcher: &Searcher<E>) -> io::Result<()> {
+    searcher.check_threads().map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("--threads {}: {e}", searcher.threads()),
+        )
+    })
+}
+
 /// Options of `othello solve`.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -130,6 +141,7 @@ pub fn run_solve(
     let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
+    check_threads(&searcher)?;
     let mut summary = SolveSummary::default();
     writeln!(
         out,
@@ -298,8 +310,10 @@ pub fn run_bench(eval: &EngineEval, threads: usize, out: &mut impl Write) -> io:
         depth: Some(BENCH_MIDGAME_DEPTH),
         ..Limits::default()
     };
-    let mut searcher = Searcher::new(eval.clone(), 64);
+    let mut searcher = Searcher::try_new(eval.clone(), 64)
+        .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(threads);
+    check_threads(&searcher)?;
     for line in othello::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
         let pos = othello::xot::position_after(line).expect("bundled XOT lines are legal");
         searcher.clear();
@@ -435,6 +449,7 @@ pub fn run_search(
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_selectivity(options.selectivity);
     searcher.set_threads(options.threads);
+    check_threads(&searcher)?;
     let (mut nodes, mut secs) = (0u64, 0f64);
     let (mut swing_sum, mut swing_pairs) = (0.0, 0);
     let (mut value_sum, mut valued) = (0.0, 0);

@@ -15,8 +15,8 @@ use othello::search::SelectivitySetting;
 use othello::weights::{EvalChoice, PatternFile};
 
 use super::games::GamesInput;
-use super::search::parse_threads;
-use super::{fail, CliResult};
+use super::search::{parse_jobs, parse_threads};
+use super::{fail, CliError, CliResult};
 
 /// The most games `selfplay --games` asks for (about 600 million positions).
 pub const MAX_SELFPLAY_GAMES: u32 = 10_000_000;
@@ -30,6 +30,19 @@ fn parse_positions(s: &str) -> Result<usize, String> {
         _ => Err(format!(
             "{s:?} is not a count from 0 to {MAX_CALIBRATE_POSITIONS}"
         )),
+    }
+}
+
+/// A learning run's error, with the options to change when its workers could not be had:
+/// their tables (`--hash` each, `-j` of them) or their threads.
+fn workers_error(e: othello::learn::LearnError, jobs: usize, hash: u64) -> CliError {
+    use othello::learn::LearnError;
+    match e {
+        LearnError::Memory(m) => fail(format!(
+            "--hash {hash} (MiB per worker) with -j {jobs}: {m}"
+        )),
+        e @ LearnError::Threads(_) => fail(format!("-j {jobs}: {e}")),
+        e => e.into(),
     }
 }
 
@@ -70,7 +83,7 @@ pub struct LabelArgs {
     hash: u64,
     /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
     /// name of this option).
-    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS", value_parser = parse_jobs)]
     threads: Option<usize>,
 }
 
@@ -113,7 +126,8 @@ pub fn label(args: LabelArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         &games,
         path,
         &super::progress::Bar::reporter(true, true),
-    )?;
+    )
+    .map_err(|e| workers_error(e, config.threads, args.hash))?;
     writeln!(
         out,
         "{}: {} games read, {} already there, {} labelled, {} positions written in {:.1} s",
@@ -163,7 +177,7 @@ pub struct SelfplayArgs {
     hash: u64,
     /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
     /// name of this option).
-    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS", value_parser = parse_jobs)]
     threads: Option<usize>,
 }
 
@@ -189,7 +203,8 @@ pub fn selfplay(args: SelfplayArgs, eval: EngineEval, out: &mut impl Write) -> C
         let _ = writeln!(out, "{}: {n} opening positions written", path.display());
         return Ok(());
     }
-    let s = run_selfplay(&config, path, &super::progress::Bar::reporter(true, true))?;
+    let s = run_selfplay(&config, path, &super::progress::Bar::reporter(true, true))
+        .map_err(|e| workers_error(e, config.threads, args.hash))?;
     writeln!(
         out,
         "{}: {} games already there, {} played, {} positions written in {:.1} s",
@@ -246,7 +261,7 @@ pub struct CalibrateArgs {
     hash: u64,
     /// Parallel workers, each with its own search (default: all cores; `--threads` is an old
     /// name of this option).
-    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS", value_parser = parse_jobs)]
     threads: Option<usize>,
 }
 
@@ -280,7 +295,8 @@ pub fn calibrate(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write) ->
         threads: threads.unwrap_or_else(default_threads),
     };
     create_parent(&samples)?;
-    let measured = run_calibration_samples(&config, &samples, std::time::Duration::from_secs(30))?;
+    let measured = run_calibration_samples(&config, &samples, std::time::Duration::from_secs(30))
+        .map_err(|e| workers_error(e, config.threads, hash))?;
     let model = fit_model(&measured, depth);
     let text = format!(
         "# Multi-ProbCut model: othello calibrate --positions {positions} --depth {depth} --seed {seed}\n# {} samples\n{model}",
@@ -351,7 +367,7 @@ fn calibrate_endgame(args: CalibrateArgs, eval: EngineEval, out: &mut impl Write
     };
     create_parent(&samples)?;
     let measured = run_end_samples(&config, &samples, std::time::Duration::from_secs(30))
-        .map_err(|e| fail(e.to_string()))?;
+        .map_err(|e| workers_error(e, config.threads, args.hash))?;
     // The measured fits, for the record: sigma (discs) by empties and depth.
     let grid = fit_grid(&measured);
     writeln!(
@@ -511,7 +527,7 @@ pub struct TrainArgs {
     report_every: usize,
     /// Parallel workers over the data (default: all cores; `--threads` is an old name of this
     /// option).
-    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS")]
+    #[arg(short = 'j', long = "jobs", alias = "threads", value_name = "JOBS", value_parser = parse_jobs)]
     threads: Option<usize>,
 }
 
@@ -689,6 +705,14 @@ pub fn train(args: TrainArgs, out: &mut impl Write) -> CliResult {
             None => None,
         },
     };
-    othello::learn::train::train_files(&args.data, &config, &args.out, out)?;
+    let (jobs, phases) = (config.threads, args.phases);
+    othello::learn::train::train_files(&args.data, &config, &args.out, out).map_err(
+        |e| match e {
+            othello::learn::LearnError::Memory(m) => {
+                fail(format!("-j {jobs} with --phases {phases}: {m}"))
+            }
+            e => e.into(),
+        },
+    )?;
     Ok(())
 }

@@ -73,6 +73,18 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Reads a number of parallel workers (`-j`/`--jobs` of `label`, `selfplay`, `calibrate`,
+/// `train` and the book commands), 1 to [`MAX_THREADS`]: each worker is a thread with its own
+/// table, so the count is bounded like `--threads`.
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of workers from 1 to {MAX_THREADS}, got {s:?}"
+        )),
+    }
+}
+
 /// Reads a positive number of seconds (below 10^6).
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
@@ -193,13 +205,25 @@ pub struct ObfBatch {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,
-    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf); it only labels the
-    /// rows: --only picks positions by these numbers.
-    #[arg(long, default_value_t = 1)]
+    /// Number shown for the first position (e.g. 40 for fforum-40-59.obf), at most
+    /// 1,000,000,000; it only labels the rows: --only picks positions by these numbers.
+    #[arg(long, default_value_t = 1, value_parser = parse_first)]
     first: usize,
     /// Only the file's first N positions (e.g. 10 for FFO #40-#49).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     count: Option<u64>,
+}
+
+/// The largest `--first`: with a file's positions after it, the numbers stay far from
+/// overflowing (a file holds at most 256 MiB of lines).
+pub const MAX_FIRST: usize = 1_000_000_000;
+
+/// `--first`: a row number from 0 to [`MAX_FIRST`].
+fn parse_first(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_FIRST => Ok(n),
+        _ => Err(format!("{s:?} is not a row number from 0 to {MAX_FIRST}")),
+    }
 }
 
 /// `--only`: the inclusive ranges of position numbers to solve.

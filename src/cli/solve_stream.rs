@@ -71,6 +71,7 @@ pub fn run_solve_stream(
     let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
+    super::commands::check_threads(&searcher)?;
     let mut summary = StreamSummary::default();
     let mut buf = Vec::with_capacity(128);
     let mut number = 0u64;

@@ -62,6 +62,7 @@ pub use context::Context;
 use endgame::Solver;
 use midgame::{Midgame, INF};
 use multipv::RootOptions;
+pub use parallel::{check_threads, start_all, ThreadStartError};
 use parallel::{Crew, Job, Task};
 use probcut::model::MpcModel;
 pub use result::{Observer, SearchResult, Value};
@@ -145,6 +146,12 @@ impl<E: Evaluator> Searcher<E> {
     /// Search threads (1 unless set).
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Whether the system can start this searcher's threads now (see [`check_threads`]): a
+    /// command asks before its work, since a search that cannot have them runs on one.
+    pub fn check_threads(&self) -> Result<(), ThreadStartError> {
+        check_threads(self.threads)
     }
 
     /// Runs each search on `threads` threads sharing the table (see [`MAX_THREADS`]; 0 counts

@@ -33,7 +33,8 @@
 //!   the node counts may vary from run to run.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
+use std::thread::Scope;
 
 use crate::board::Board;
 use crate::cpu::Cpu;
@@ -176,9 +177,78 @@ pub struct Job<'a, E: Evaluator> {
     pub excluded: u64,
 }
 
+/// The system would not start all the threads of a parallel job (a limit on threads or on
+/// the address space, each thread's stack being part of it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot start {wanted} threads (the system refused thread {}): {reason}", .started + 1)]
+pub struct ThreadStartError {
+    /// The threads asked for.
+    pub wanted: usize,
+    /// How many had started when one was refused.
+    pub started: usize,
+    /// The system's answer.
+    pub reason: String,
+}
+
+/// Starts one thread in `scope` for each of `tasks`, and lets them run their tasks only once
+/// every thread has started. If the system refuses a thread, no task runs (the threads already
+/// started return at once, dropping theirs) and the error says how many had started: a job
+/// that cannot have all its threads fails before any work, instead of panicking half-way.
+pub fn start_all<'scope, F>(
+    scope: &'scope Scope<'scope, '_>,
+    tasks: Vec<F>,
+) -> Result<(), ThreadStartError>
+where
+    F: FnOnce() + Send + 'scope,
+{
+    let wanted = tasks.len();
+    // Held for writing until every thread is there; `true` once they may work.
+    let gate = Arc::new(RwLock::new(false));
+    let mut open = gate.write().unwrap_or_else(PoisonError::into_inner);
+    for (started, task) in tasks.into_iter().enumerate() {
+        let gate = Arc::clone(&gate);
+        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+            let go = *gate.read().unwrap_or_else(PoisonError::into_inner);
+            if go {
+                task();
+            }
+        });
+        if let Err(e) = spawned {
+            drop(open);
+            return Err(ThreadStartError {
+                wanted,
+                started,
+                reason: e.to_string(),
+            });
+        }
+    }
+    *open = true;
+    Ok(())
+}
+
+/// Whether a search on `threads` threads can start its helpers now: starts them idle, all at
+/// once, and stops them. A command checks this before its work (after its table is
+/// allocated, since both take address space), so that `--threads` the system cannot give is
+/// an error up front; a search that meets the refusal later runs on its own thread instead.
+pub fn check_threads(threads: usize) -> Result<(), ThreadStartError> {
+    if threads <= 1 {
+        return Ok(());
+    }
+    std::thread::scope(|scope| start_all(scope, (1..threads).map(|_| || ()).collect())).map_err(
+        |e| ThreadStartError {
+            wanted: threads,
+            started: e.started + 1,
+            ..e
+        },
+    )
+}
+
+/// Warned once per process: a search ran on fewer threads than asked.
+static SHORT_OF_THREADS: AtomicBool = AtomicBool::new(false);
+
 /// Runs `main` on this thread with `threads - 1` helpers working beside it (see the module
 /// docs); returns its result and the helpers' node count. With one thread, `main` runs alone
-/// and gets no crew.
+/// and gets no crew; so it does, with a warning, when the system will not start the helpers.
 pub fn run<E: Evaluator, C: Cpu, R>(
     threads: usize,
     job: &Job<'_, E>,
@@ -189,12 +259,21 @@ pub fn run<E: Evaluator, C: Cpu, R>(
     }
     let crew = Crew::new();
     let result = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let crew = &crew;
-            scope.spawn(move || helper::<E, C>(job, crew, id));
+        let crew = &crew;
+        let helpers = (1..threads)
+            .map(|id| move || helper::<E, C>(job, crew, id))
+            .collect();
+        if let Err(e) = start_all(scope, helpers) {
+            if !SHORT_OF_THREADS.swap(true, Ordering::Relaxed) {
+                log::warn!(
+                    "the search runs on one thread: its {} helpers: {e}",
+                    threads - 1
+                );
+            }
+            return main(None);
         }
-        let quit = QuitOnDrop(&crew);
-        let result = main(Some(&crew));
+        let quit = QuitOnDrop(crew);
+        let result = main(Some(crew));
         drop(quit);
         result
     });
@@ -282,6 +361,25 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn start_all_runs_every_task_once_all_threads_have_started() {
+        let ran = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            let ran = &ran;
+            let tasks = (0..8)
+                .map(|k| {
+                    move || {
+                        ran.fetch_add(1 << (8 * (k % 8)), Ordering::Relaxed);
+                    }
+                })
+                .collect();
+            assert_eq!(start_all(s, tasks), Ok(()));
+        });
+        assert_eq!(ran.into_inner(), 0x0101_0101_0101_0101);
+        assert_eq!(check_threads(4), Ok(()));
+        assert_eq!(check_threads(1), Ok(()));
+    }
 
     #[test]
     fn a_post_stops_the_previous_task_and_wakes_the_waiters() {

@@ -170,30 +170,43 @@ pub fn evaluate(
     if todo.is_empty() {
         return Ok(0);
     }
+    let threads = settings.threads.clamp(1, 256).min(todo.len());
+    // Every worker's table before any search: memory that is not there is an error, not a
+    // panic in a worker.
+    let searchers = (0..threads)
+        .map(|k| {
+            Searcher::try_new(settings.eval.clone(), settings.hash_mb.max(1))
+                .map_err(|e| BookError::Workers(format!("worker {} of {threads}: {e}", k + 1)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let progress = &settings.progress;
     progress.start(todo.len() as u64, "leaves");
     let next = AtomicUsize::new(0);
-    let threads = settings.threads.clamp(1, 256).min(todo.len());
     let mut done = 0;
     let mut error = None;
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel::<(Board, LeafState)>(2 * threads);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, todo) = (&next, &todo);
-            s.spawn(move || {
-                let mut searcher = Searcher::new(settings.eval.clone(), settings.hash_mb.max(1));
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(board, links, pass)) = todo.get(k) else {
-                        break;
-                    };
-                    let leaf = search_leaf(&mut searcher, &board, links, pass, settings.depth);
-                    if stop.load(Ordering::Relaxed) || tx.send((board, leaf)).is_err() {
-                        break;
+        let workers = searchers
+            .into_iter()
+            .map(|mut searcher| {
+                let tx = tx.clone();
+                let (next, todo) = (&next, &todo);
+                move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(board, links, pass)) = todo.get(k) else {
+                            break;
+                        };
+                        let leaf = search_leaf(&mut searcher, &board, links, pass, settings.depth);
+                        if stop.load(Ordering::Relaxed) || tx.send((board, leaf)).is_err() {
+                            break;
+                        }
                     }
                 }
-            });
+            })
+            .collect();
+        if let Err(e) = crate::search::start_all(s, workers) {
+            error = Some(BookError::Workers(format!("the workers: {e}")));
         }
         drop(tx);
         for (board, leaf) in rx {

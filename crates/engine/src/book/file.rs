@@ -81,6 +81,9 @@ pub enum BookError {
     /// A file could not be written (the message names it).
     #[error("{0}")]
     Write(String),
+    /// The workers' tables or threads could not be had; nothing was searched.
+    #[error("{0}")]
+    Workers(String),
 }
 
 impl From<crate::files::FileError> for BookError {

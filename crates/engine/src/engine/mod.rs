@@ -631,10 +631,18 @@ impl Engine {
         };
         let searcher = Arc::clone(&self.searcher);
         let target = expected.target;
-        let handle = std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
             searcher.search(&target, &limits, &mut ());
         });
+        // A thread the system will not start (its limits reached) is no ponder, not a panic.
+        let handle = match spawned {
+            Ok(handle) => handle,
+            Err(e) => {
+                log::warn!("no pondering: cannot start its thread: {e}");
+                return false;
+            }
+        };
         self.pondering = Some(Pondering { handle });
         self.pondered = Some(target);
         true

@@ -136,6 +136,9 @@ pub enum SeriesError {
         /// Why.
         source: PlayerError,
     },
+    /// The system would not start the threads of the games played at once (`-j`).
+    #[error("the games played at once (-j): {0}")]
+    Threads(#[from] crate::search::ThreadStartError),
 }
 
 /// The pair tasks of a match of `pairs` pairs between players 0 and 1.
@@ -194,10 +197,15 @@ pub fn run_series(
     let mut pairs: Vec<PairOutcome> = Vec::new();
     let mut failure = None;
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || worker(specs, tasks, config, next, stop, tx));
+        let games = (0..workers)
+            .map(|_| {
+                let tx = tx.clone();
+                let (next, stop) = (&next, &stop);
+                move || worker(specs, tasks, config, next, stop, tx)
+            })
+            .collect();
+        if let Err(e) = crate::search::start_all(scope, games) {
+            failure = Some(SeriesError::Threads(e));
         }
         drop(tx);
         for event in rx {

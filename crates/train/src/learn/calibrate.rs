@@ -33,7 +33,7 @@ use crate::search::midgame::{Midgame, INF};
 use crate::search::probcut::model::{
     shallow_depth, Cut, Fit, MpcModel, MPC_MAX_DEPTH, MPC_MIN_DEPTH,
 };
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{TableAllocError, TranspositionTable};
 use crate::search::{Context, Stopper};
 
 use super::LearnError;
@@ -226,7 +226,7 @@ pub fn run_calibration_samples(
         &todo,
         config.threads,
         report,
-        || TranspositionTable::new(config.hash_mb.max(1)),
+        || TranspositionTable::try_new(config.hash_mb.max(1)),
         |tt, index| {
             sample_position(&config.eval, config.seed, index).map(|b| Sample {
                 index,
@@ -259,10 +259,16 @@ pub(crate) fn run_resumable<S: Send, W>(
     todo: &[usize],
     threads: usize,
     report: Duration,
-    init: impl Fn() -> W + Sync,
+    init: impl Fn() -> Result<W, TableAllocError>,
     work: impl Fn(&mut W, usize) -> Option<S> + Sync,
     line: impl Fn(&S) -> String,
-) -> Result<Vec<S>, LearnError> {
+) -> Result<Vec<S>, LearnError>
+where
+    W: Send,
+{
+    let threads = threads.clamp(1, 256).min(todo.len().max(1));
+    // Every worker's tables before the file is touched or any work starts.
+    let states = super::pool::worker_states(threads, init)?;
     let fresh = !crate::files::exists(path)?;
     let mut file = crate::files::open_for_update(path, true, false)?;
     std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0))
@@ -272,26 +278,30 @@ pub(crate) fn run_resumable<S: Send, W>(
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let threads = threads.clamp(1, 256).min(todo.len().max(1));
     let mut error = None;
     let start = Instant::now();
     let mut last_report = start;
     let mut results = Vec::new();
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel::<Option<S>>(2 * threads);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, init, work) = (&next, &stop, &init, &work);
-            s.spawn(move || {
-                let mut state = init();
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(k) else { break };
-                    if tx.send(work(&mut state, index)).is_err() {
-                        break;
+        let workers = states
+            .into_iter()
+            .map(|mut state| {
+                let tx = tx.clone();
+                let (next, stop, work) = (&next, &stop, &work);
+                move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&index) = todo.get(k) else { break };
+                        if tx.send(work(&mut state, index)).is_err() {
+                            break;
+                        }
                     }
                 }
-            });
+            })
+            .collect();
+        if let Err(e) = crate::search::start_all(s, workers) {
+            error = Some(LearnError::Threads(e));
         }
         drop(tx);
         let mut finished = 0;

@@ -256,10 +256,10 @@ pub fn run_end_samples(
         config.threads,
         report,
         || {
-            (
-                Searcher::new(config.eval.clone(), hash),
-                TranspositionTable::new(hash),
-            )
+            Ok((
+                Searcher::try_new(config.eval.clone(), hash)?,
+                TranspositionTable::try_new(hash)?,
+            ))
         },
         |(searcher, tt), index| {
             let board = end_sample_position(config, index)?;

@@ -348,9 +348,9 @@ pub fn run_label(
         config.threads,
         progress,
         || {
-            let mut s = Searcher::new(config.eval.clone(), config.hash_mb.max(1));
+            let mut s = Searcher::try_new(config.eval.clone(), config.hash_mb.max(1))?;
             s.set_selectivity(config.selectivity);
-            s
+            Ok(s)
         },
         |searcher, index| {
             let i = index as usize;

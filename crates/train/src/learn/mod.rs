@@ -63,6 +63,12 @@ pub enum LearnError {
     /// A weight file problem.
     #[error(transparent)]
     Weights(#[from] WeightsError),
+    /// The memory of the workers (their tables, their sums) is not there; nothing was done.
+    #[error("{0}")]
+    Memory(String),
+    /// The system would not start the workers' threads; nothing was done.
+    #[error("the workers: {0}")]
+    Threads(#[from] crate::search::ThreadStartError),
 }
 
 impl From<crate::files::FileError> for LearnError {

@@ -15,6 +15,8 @@ use std::sync::mpsc;
 use super::data::{game_bytes, Record};
 use super::LearnError;
 use crate::progress::Reporter;
+use crate::search::start_all;
+use crate::search::tt::TableAllocError;
 
 /// What a pool run appended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,10 +27,24 @@ pub struct Appended {
     pub positions: usize,
 }
 
+/// The states of `threads` workers (each its table), all made before any work: memory that
+/// is not there is an error naming the worker, not a panic in its thread.
+pub fn worker_states<S>(
+    threads: usize,
+    make_state: impl Fn() -> Result<S, TableAllocError>,
+) -> Result<Vec<S>, LearnError> {
+    (0..threads)
+        .map(|k| {
+            make_state()
+                .map_err(|e| LearnError::Memory(format!("worker {} of {threads}: {e}", k + 1)))
+        })
+        .collect()
+}
+
 /// Runs `work` on every game index of `todo` on `threads` threads (each with its own state
-/// from `make_state`) and appends the records of each finished game to `file` (the data file
-/// `path`, positioned at its end), reporting each game to `progress`. Stops at the first write
-/// error.
+/// from `make_state`, all made first) and appends the records of each finished game to `file`
+/// (the data file `path`, positioned at its end), reporting each game to `progress`. Stops at
+/// the first write error; a state or a thread that cannot be had is an error before any work.
 pub fn append_games<S, M, W>(
     path: &Path,
     file: &mut File,
@@ -39,30 +55,37 @@ pub fn append_games<S, M, W>(
     work: W,
 ) -> Result<Appended, LearnError>
 where
-    M: Fn() -> S + Sync,
+    S: Send,
+    M: Fn() -> Result<S, TableAllocError>,
     W: Fn(&mut S, u32) -> Vec<Record> + Sync,
 {
+    let threads = threads.clamp(1, 256).min(todo.len().max(1));
+    let states = worker_states(threads, make_state)?;
     progress.start(todo.len() as u64, "games");
     let mut done = Appended::default();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let threads = threads.clamp(1, 256).min(todo.len().max(1));
     let mut error = None;
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(2 * threads);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, make_state, work) = (&next, &stop, &make_state, &work);
-            s.spawn(move || {
-                let mut state = make_state();
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(k) else { break };
-                    if tx.send(work(&mut state, index)).is_err() {
-                        break;
+        let workers = states
+            .into_iter()
+            .map(|mut state| {
+                let tx = tx.clone();
+                let (next, stop, work) = (&next, &stop, &work);
+                move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&index) = todo.get(k) else { break };
+                        if tx.send(work(&mut state, index)).is_err() {
+                            break;
+                        }
                     }
                 }
-            });
+            })
+            .collect();
+        if let Err(e) = start_all(s, workers) {
+            error = Some(LearnError::Threads(e));
         }
         drop(tx);
         for records in rx {

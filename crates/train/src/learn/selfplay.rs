@@ -325,7 +325,7 @@ pub fn run_selfplay(
         &todo,
         config.threads,
         progress,
-        || Searcher::new(config.eval.clone(), config.hash_mb.max(1)),
+        || Searcher::try_new(config.eval.clone(), config.hash_mb.max(1)),
         |searcher, index| play_game(config, index, searcher),
     )?;
     let mut summary = SelfplaySummary {

@@ -209,6 +209,9 @@ pub enum AuditError {
     /// A worker's transposition table could not be allocated.
     #[error("audit: {0}")]
     Table(#[from] crate::search::tt::TableAllocError),
+    /// The system would not start the workers' threads.
+    #[error("audit: the workers: {0}")]
+    Threads(#[from] crate::search::ThreadStartError),
     /// A solve gave a value that is not exact (a bug in the solver).
     #[error("game {game}: the solve of the position at {empties} empties is not exact")]
     NotExact {

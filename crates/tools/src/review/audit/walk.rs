@@ -223,33 +223,37 @@ pub(super) fn run_audit<E: Evaluator + Clone>(
     let workers = options.jobs.clamp(1, units.len().max(1));
     let (tx, rx) = mpsc::channel::<(usize, Result<GameAudit, AuditError>)>();
     let mut failure = None;
+    // Every worker's table before any solve: a size that cannot be had is an error, not an
+    // abort.
+    let searchers = (0..workers)
+        .map(|_| Searcher::try_new(eval.clone(), options.hash_mb).map_err(AuditError::Table))
+        .collect::<Result<Vec<_>, _>>()?;
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, stop, units, prepared) = (&next, &stop, &units, &prepared);
-            scope.spawn(move || {
-                // A small table first, then the one asked for: a size that cannot be had is
-                // an error, not an abort.
-                let mut searcher = Searcher::new(eval.clone(), 1);
-                if let Err(e) = searcher.try_set_hash_mb(options.hash_mb) {
-                    let _ = tx.send((0, Err(AuditError::Table(e))));
-                    return;
-                }
-                searcher.set_threads(1);
-                while let Some(unit) = units.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    let mut memo = Memo::new();
-                    for &(i, from) in unit {
-                        if stop.load(Ordering::SeqCst) {
-                            return;
-                        }
-                        let audit =
-                            walk(&mut searcher, &mut memo, i, &games[i], &prepared[i], from);
-                        if tx.send((i, audit)).is_err() {
-                            return;
+        let tasks = searchers
+            .into_iter()
+            .map(|mut searcher| {
+                let tx = tx.clone();
+                let (next, stop, units, prepared) = (&next, &stop, &units, &prepared);
+                move || {
+                    searcher.set_threads(1);
+                    while let Some(unit) = units.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        let mut memo = Memo::new();
+                        for &(i, from) in unit {
+                            if stop.load(Ordering::SeqCst) {
+                                return;
+                            }
+                            let audit =
+                                walk(&mut searcher, &mut memo, i, &games[i], &prepared[i], from);
+                            if tx.send((i, audit)).is_err() {
+                                return;
+                            }
                         }
                     }
                 }
-            });
+            })
+            .collect();
+        if let Err(e) = crate::search::start_all(scope, tasks) {
+            failure = Some(AuditError::Threads(e));
         }
         drop(tx);
         for (i, audit) in rx {

@@ -13,6 +13,8 @@
 //! weights were fitted the same way.
 
 use crate::eval::pattern::FEATURES_PER_PHASE;
+use crate::learn::LearnError;
+use crate::search::start_all;
 
 use super::encode::Encoded;
 
@@ -40,9 +42,10 @@ impl<'a> NormalEquations<'a> {
         lambda: f64,
         smooth: f64,
         threads: usize,
-    ) -> NormalEquations<'a> {
+    ) -> Result<NormalEquations<'a>, LearnError> {
         let n = phases * FEATURES_PER_PHASE;
         let threads = threads.max(1);
+        check_pass_memory(samples.len(), n, threads)?;
         let zero = vec![0f64; n];
         let counts = scatter_pass(samples, &zero, threads, &|_, _| 1.0);
         let precond = (0..n)
@@ -57,14 +60,14 @@ impl<'a> NormalEquations<'a> {
                 }
             })
             .collect();
-        NormalEquations {
+        Ok(NormalEquations {
             samples,
             phases,
             lambda,
             smooth,
             threads,
             precond,
-        }
+        })
     }
 
     /// The number of unknowns (weights).
@@ -155,8 +158,35 @@ impl<'s, 'a> ConjugateGradient<'s, 'a> {
     }
 }
 
+/// The threads of a pass over `samples` samples with `threads` asked for: each sums into a
+/// vector of all the weights.
+fn pass_threads(threads: usize, samples: usize) -> usize {
+    threads.clamp(1, 64).min(samples.max(1))
+}
+
+/// Checks that the sums of a pass (one vector of `weights` per thread) can be allocated, as
+/// every pass will: with many phases and threads they reach gigabytes (61 phases: 95 MiB a
+/// thread), and a pass that cannot have them would abort half-way through the fit.
+fn check_pass_memory(samples: usize, weights: usize, threads: usize) -> Result<(), LearnError> {
+    let sums = pass_threads(threads, samples);
+    let mut held: Vec<Vec<f64>> = Vec::with_capacity(sums);
+    for _ in 0..sums {
+        let mut sum = Vec::new();
+        if sum.try_reserve_exact(weights).is_err() {
+            return Err(LearnError::Memory(format!(
+                "cannot allocate the sums of {sums} threads over {weights} weights ({} MiB); \
+                 use fewer threads or phases",
+                (sums * weights * std::mem::size_of::<f64>()) >> 20
+            )));
+        }
+        held.push(sum);
+    }
+    Ok(())
+}
+
 /// `out = Σ_i x_i · g(i, x_i · v)` over the samples, split across `threads` threads, where
-/// `g` gives the value to scatter for each sample from its dot product with `v`.
+/// `g` gives the value to scatter for each sample from its dot product with `v`. If the system
+/// will not start the threads, the calling thread sums the same parts in the same order.
 fn scatter_pass(
     enc: &Encoded,
     v: &[f64],
@@ -164,30 +194,33 @@ fn scatter_pass(
     g: &(dyn Fn(usize, f64) -> f64 + Sync),
 ) -> Vec<f64> {
     let n = enc.len();
-    let threads = threads.clamp(1, 64).min(n.max(1));
+    let threads = pass_threads(threads, n);
     let chunk = n.div_ceil(threads).max(1);
-    let mut parts: Vec<Vec<f64>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut out = vec![0f64; v.len()];
-                    for i in t * chunk..((t + 1) * chunk).min(n) {
-                        let idx = enc.indices(i);
-                        let dot: f64 = idx.iter().map(|&j| v[j]).sum();
-                        let x = g(i, dot);
-                        for &j in &idx {
-                            out[j] += x;
-                        }
-                    }
-                    out
-                })
-            })
+    let part = |t: usize, out: &mut [f64]| {
+        for i in t * chunk..((t + 1) * chunk).min(n) {
+            let idx = enc.indices(i);
+            let dot: f64 = idx.iter().map(|&j| v[j]).sum();
+            let x = g(i, dot);
+            for &j in &idx {
+                out[j] += x;
+            }
+        }
+    };
+    let mut parts: Vec<Vec<f64>> = (0..threads).map(|_| vec![0f64; v.len()]).collect();
+    let started = std::thread::scope(|s| {
+        let part = &part;
+        let tasks = parts
+            .iter_mut()
+            .enumerate()
+            .map(|(t, out)| move || part(t, out))
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("trainer thread"))
-            .collect()
+        start_all(s, tasks).is_ok()
     });
+    if !started {
+        for (t, out) in parts.iter_mut().enumerate() {
+            part(t, out);
+        }
+    }
     let mut total = parts.pop().unwrap_or_else(|| vec![0f64; v.len()]);
     for p in parts {
         for (a, b) in total.iter_mut().zip(p) {

@@ -216,7 +216,7 @@ pub fn train(
         config.lambda,
         config.smooth,
         config.threads,
-    );
+    )?;
     let schedule = early_stop::Schedule {
         iterations: config.iterations,
         report_every: config.report_every,
