@@ -537,6 +537,11 @@ impl Engine {
         if let Some(pondered) = self.pondered.take() {
             log::debug!("ponder {}", if pondered == board { "hit" } else { "miss" });
         }
+        // The side's clock ran while the ponder search was being stopped.
+        let clock = clock.map(|mut c| {
+            c.remaining = c.remaining.saturating_sub(start.elapsed());
+            c
+        });
         if board.is_game_over() {
             return Err(EngineError::GameOver);
         }
