@@ -196,6 +196,65 @@ fn the_expected_position_plays_the_move_and_the_reply() {
     assert_eq!(result(vec![f5, f5]).expected_position(&start), None);
 }
 
+/// A depth-1 search with lazy leaves plays the move whose leaf gave the value (the network's
+/// value or the estimate that stood for it), not a move found by evaluating again.
+#[test]
+fn a_depth_one_search_with_lazy_leaves_plays_the_move_of_its_value() {
+    use crate::eval::nnue::FloatNet;
+    let pattern = crate::eval::builtin::default_pattern();
+    // A small network of random weights (a network's values, not a trained one's).
+    let mut rng = crate::rng::SplitMix64::new(15);
+    let mut uniform =
+        |scale: f32| (rng.below(1 << 20) as f32 / (1 << 20) as f32 * 2.0 - 1.0) * scale;
+    let (hidden, l2, buckets) = (16, 8, 2);
+    let rows = crate::eval::pattern::geometry::geometry().compact_patterns_len;
+    let float = FloatNet {
+        hidden,
+        l2,
+        buckets,
+        emb: (0..rows * hidden).map(|_| uniform(0.12)).collect(),
+        b0: (0..hidden).map(|_| 0.3 + uniform(0.3)).collect(),
+        w2: (0..buckets * l2 * (hidden + 2))
+            .map(|_| uniform(1.0))
+            .collect(),
+        b2: (0..buckets * l2).map(|_| uniform(0.5)).collect(),
+        w3: (0..buckets * l2).map(|_| uniform(3.0)).collect(),
+        b3: (0..buckets).map(|_| uniform(2.0)).collect(),
+    };
+    let lazy = float
+        .quantise()
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_lazy_margin(Some(100));
+    let mut searcher = Searcher::new(lazy, 1);
+    let mut checked = 0;
+    for b in endgame::tests::random_positions(30, 120, 0x1A2B) {
+        if b.moves() == 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        let r = searcher.search(&b, &limits, &mut ());
+        let Move::Place(sq) = r.best else {
+            panic!("{r:?}")
+        };
+        let child = b.play(sq);
+        // Near the end the search solves instead.
+        let Value::Heuristic(v) = r.value else {
+            continue;
+        };
+        checked += 1;
+        let leaf = [
+            searcher.evaluator().evaluate(&child),
+            pattern.evaluate(&child),
+        ];
+        assert!(leaf.contains(&-v), "{r:?}: {leaf:?}");
+    }
+    assert!(checked > 60, "{checked}");
+}
+
 #[test]
 fn a_depth_one_search_plays_the_move_with_the_best_evaluation() {
     let eval = HandEval::new();

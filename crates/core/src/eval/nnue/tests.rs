@@ -332,46 +332,6 @@ fn lazy_leaves_take_the_estimate_only_far_outside_the_window() {
     assert!(estimates > 100 && values > 100, "{estimates} {values}");
 }
 
-/// A depth-1 search with lazy leaves plays the move whose leaf gave the value (the network's
-/// value or the estimate that stood for it), not a move found by evaluating again.
-#[test]
-fn a_depth_one_search_with_lazy_leaves_plays_the_move_of_its_value() {
-    use crate::search::{Limits, Searcher, Value};
-    let pattern = crate::eval::builtin::default_pattern();
-    let lazy = random_net(16, 8, 2, 15)
-        .quantise()
-        .unwrap()
-        .with_orderer(pattern.clone())
-        .with_lazy_margin(Some(100));
-    let mut searcher = Searcher::new(lazy, 1);
-    let mut checked = 0;
-    for b in positions(120, 16) {
-        if b.moves() == 0 {
-            continue;
-        }
-        let limits = Limits {
-            depth: Some(1),
-            ..Limits::default()
-        };
-        let r = searcher.search(&b, &limits, &mut ());
-        let crate::board::Move::Place(sq) = r.best else {
-            panic!("{r:?}")
-        };
-        let child = b.play(sq);
-        // Near the end the search solves instead.
-        let Value::Heuristic(v) = r.value else {
-            continue;
-        };
-        checked += 1;
-        let leaf = [
-            searcher.evaluator().evaluate(&child),
-            pattern.evaluate(&child),
-        ];
-        assert!(leaf.contains(&-v), "{r:?}: {leaf:?}");
-    }
-    assert!(checked > 60, "{checked}");
-}
-
 /// Walks random games through the state as a search does (push a move, evaluate the new
 /// node's children, pass, pop back and evaluate the parent's children again) on every code
 /// path, for the pattern evaluator and the network: every value through the state equals the

@@ -1,0 +1,154 @@
+//! Tests of the training loop: the row ranges of the sparse update and the checkpoint
+//! format, then whole runs (files, resumption, shapes left out) on a small data file.
+use super::*;
+
+#[test]
+fn row_ranges_cover_the_rows_by_whole_shapes() {
+    let arch = Arch::new(4, 2, 1);
+    for threads in 1..=4 {
+        let r = row_ranges(&arch, threads);
+        assert_eq!(r.len(), threads);
+        assert_eq!(r[0].0, 0);
+        assert_eq!(r[0].2, 0);
+        assert_eq!(r[threads - 1].1, arch.rows);
+        assert_eq!(r[threads - 1].3, INSTANCE_COUNT);
+        for w in r.windows(2) {
+            assert_eq!(w[0].1, w[1].0);
+            assert_eq!(w[0].3, w[1].2);
+        }
+    }
+    assert_eq!(row_ranges(&arch, 2)[0].3, 28);
+}
+
+#[test]
+fn checkpoint_round_trip() {
+    let arch = Arch::new(2, 2, 2);
+    let mut s = State::new(arch, 5);
+    s.step = 42;
+    s.epoch = 3;
+    s.best_mae = 3.5;
+    s.m[2][1] = 0.25;
+    let bytes = s.to_bytes("fp");
+    let back = State::from_bytes(&bytes, arch, "fp").unwrap();
+    assert_eq!(back.params, s.params);
+    assert_eq!(back.m, s.m);
+    assert_eq!((back.step, back.epoch, back.best_mae), (42, 3, 3.5));
+    assert!(State::from_bytes(&bytes, arch, "other").is_err());
+    let mut bad = bytes.clone();
+    bad[100] ^= 1;
+    assert!(State::from_bytes(&bad, arch, "fp").is_err());
+}
+
+/// Whole runs on a small data file.
+mod run {
+    use super::*;
+    use othello_train::learn::data::{header_bytes, LabelKind, Record};
+
+    fn write_data(path: &Path, games: u32) {
+        let mut bytes = header_bytes(7).to_vec();
+        let mut rng = othello_core::rng::SplitMix64::new(3);
+        for game in 0..games {
+            let boards: Vec<_> =
+                othello_core::rng::random_playout(othello_core::Board::start(), &mut rng).collect();
+            for (k, b) in boards.iter().enumerate() {
+                let r = Record {
+                    board: *b,
+                    side: othello_core::Color::Black,
+                    game,
+                    label: (b.disc_difference() * 100) as i16,
+                    kind: LabelKind::Search,
+                    last: k + 1 == boards.len(),
+                };
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+        }
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    /// Two epochs, then a resume to a third, with weight decay: the files appear, the resumed
+    /// run continues where the first stopped, and other settings are refused.
+    #[test]
+    fn trains_checkpoints_and_resumes() {
+        let root = std::env::temp_dir().join(format!("othello-nnue-run-{}", std::process::id()));
+        let data = root.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        write_data(&data.join("g.dat"), 300);
+        let mut cfg = Config {
+            data: data.clone(),
+            dir: root.join("out"),
+            hidden: 8,
+            l2: 4,
+            buckets: 2,
+            batch: 256,
+            lr: 3e-3,
+            decay: 0.9,
+            epochs: 2,
+            patience: 5,
+            valid: 0.1,
+            fraction: 1.0,
+            wd: 0.01,
+            min_empties: 0,
+            epoch_samples: 0,
+            seed: 1,
+            threads: 2,
+            dropped: Vec::new(),
+        };
+        run(&cfg).unwrap();
+        assert!(cfg.dir.join("best.nnue").exists());
+        assert!(cfg.dir.join("ckpt/epoch-002.nnue").exists());
+        crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
+        cfg.epochs = 3;
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(log.contains("# resumed from"), "{log}");
+        assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
+        // Other settings are refused.
+        cfg.hidden = 6;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// Dropped shapes' rows stay exactly zero through training, the others learn.
+    #[test]
+    fn dropped_shapes_keep_zero_rows() {
+        let root = std::env::temp_dir().join(format!("othello-nnue-drop-{}", std::process::id()));
+        let data = root.join("data");
+        std::fs::create_dir_all(&data).unwrap();
+        write_data(&data.join("g.dat"), 300);
+        let cfg = Config {
+            data: data.clone(),
+            dir: root.join("out"),
+            hidden: 8,
+            l2: 4,
+            buckets: 2,
+            batch: 256,
+            lr: 3e-3,
+            decay: 0.9,
+            epochs: 1,
+            patience: 5,
+            valid: 0.1,
+            fraction: 1.0,
+            wd: 0.01,
+            min_empties: 0,
+            epoch_samples: 0,
+            seed: 1,
+            threads: 2,
+            dropped: vec![2, 11],
+        };
+        run(&cfg).unwrap();
+        let net = crate::load_weights(&cfg.dir.join("best.nnue")).unwrap();
+        let h = cfg.hidden;
+        for shape in 0..PATTERNS.len() {
+            let r0 = features::shape_row_offset(shape);
+            let r1 = if shape + 1 < PATTERNS.len() {
+                features::shape_row_offset(shape + 1)
+            } else {
+                features::row_count()
+            };
+            let rows = &net.params.emb[r0 * h..r1 * h];
+            let zero = rows.iter().all(|&w| w == 0.0);
+            assert_eq!(zero, cfg.dropped.contains(&shape), "shape {shape}");
+        }
+        std::fs::remove_dir_all(&root).ok();
+    }
+}
