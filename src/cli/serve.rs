@@ -243,6 +243,17 @@ enum Event {
 
 /// One page: its session, its worker thread, and the loop between the socket and both.
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    // The state first: the page draws the board while the engine starts (its table is
+    // allocated, its book opened).
+    let mut session = Session::new();
+    let mut queue: VecDeque<Output> = VecDeque::new();
+    for output in session.handle(r#"{"type":"state"}"#) {
+        if let Output::Reply(reply) = output {
+            if send(&mut socket, &reply).await.is_err() {
+                return;
+            }
+        }
+    }
     let options = app.options.clone();
     let worker = match tokio::task::spawn_blocking(move || Worker::new(options)).await {
         Ok(Ok(worker)) => worker,
@@ -263,9 +274,6 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
     let stop = worker.stop_handle();
     let (jobs, events) = spawn_worker(worker);
     let mut events = events;
-    let mut session = Session::new();
-    let mut queue: VecDeque<Output> = VecDeque::new();
-    queue.extend(session.handle(r#"{"type":"state"}"#));
     'page: loop {
         while let Some(output) = queue.pop_front() {
             match output {
