@@ -382,17 +382,15 @@ fn the_layout_fits_a_phone() {
 #[ignore = "writes the screenshot (scripts/board-screenshot.sh); needs chromium"]
 fn screenshot_for_the_docs() {
     let (server, browser) = start("screenshot");
-    browser.set_size(1100, 860);
-    open(
-        &browser,
-        &format!("{}?moves=f5d6c3d3c4f4f6f3e6e7d7g6", server.url),
-        Some(12),
-    );
+    browser.set_size(1100, 1000);
+    // 30 moves of the 2025 world championship final (docs/review-example.json).
+    let moves = "f5d6c3d3c4f4f6f3e6e7d7g6d8c5c6c7c8f7d2b3b4e3c2c1a4f8e1b5b6a5";
+    open(&browser, &format!("{}?moves={moves}", server.url), Some(30));
     browser.click("#analyze");
     browser.wait_for(
         "the graph",
         120,
-        "return Number(document.getElementById('graph').dataset.known) >= 12",
+        "return Number(document.getElementById('graph').dataset.known) >= 30",
     );
     browser.type_into("#hint-depth", "10");
     browser.click("#hints");

@@ -40,7 +40,9 @@ fn connect(server: &Server, origin: Option<&str>, host: Option<&str>) -> Result<
     }
     match tungstenite::client(request, stream) {
         Ok((ws, _)) => Ok(ws),
-        Err(tungstenite::Error::Http(response)) => Err(format!("HTTP {}", response.status())),
+        Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => {
+            Err(format!("HTTP {}", response.status()))
+        }
         Err(e) => Err(e.to_string()),
     }
 }
@@ -202,19 +204,22 @@ fn pages_and_searches_are_bounded() {
     let err = connect(&server, None, None).unwrap_err();
     assert!(err.contains("503"), "a third page: {err}");
     // One search at a time over the server: a long one on page a, then page b is refused.
+    // Out of the book, so that the hints search.
+    let opening = random_opening(7, 30);
     send(
         &mut a,
-        json!({"type": "setup", "kind": "moves", "text": "f5f6e6f4e3c5c4"}),
+        json!({"type": "setup", "kind": "moves", "text": opening}),
     );
     until(&mut a, |r| r["type"] == "state");
     send(&mut a, json!({"type": "hints", "depth": 30}));
-    until(&mut a, |r| r["type"] == "line");
+    let first = until(&mut a, |r| r["type"] == "line" || r["type"] == "done");
+    assert_eq!(first.last().unwrap()["kind"], "heuristic", "{first:?}");
     send(&mut b, json!({"type": "hints", "depth": 3}));
     let replies = until(&mut b, |r| r["type"] == "done");
     let error = replies
         .iter()
         .find(|r| r["type"] == "error")
-        .expect("refused");
+        .unwrap_or_else(|| panic!("not refused: {replies:?}"));
     assert!(
         error["message"].as_str().unwrap().contains("busy"),
         "{error}"

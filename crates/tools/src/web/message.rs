@@ -36,7 +36,7 @@ pub enum SetupKind {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Request {
     /// A new game from the standard start.
-    New,
+    New {},
     /// A game set up from a text.
     Setup {
         /// How to read `text`.
@@ -51,9 +51,9 @@ pub enum Request {
         mv: String,
     },
     /// Take back the last move (a forced pass goes with the move before it).
-    Undo,
+    Undo {},
     /// Replay the move last taken back.
-    Redo,
+    Redo {},
     /// Go to the position after `ply` moves of the current line (passes count).
     Jump {
         /// The number of moves, 0 for the start.
@@ -83,27 +83,27 @@ pub enum Request {
     },
     /// Stop the running search: the engine plays the best move found so far, hints keep the
     /// values found so far.
-    Stop,
+    Stop {},
     /// The current state again.
-    State,
+    State {},
 }
 
 impl Request {
     /// The `type` of the request, as the page wrote it.
     pub fn kind(&self) -> &'static str {
         match self {
-            Request::New => "new",
+            Request::New {} => "new",
             Request::Setup { .. } => "setup",
             Request::Play { .. } => "play",
-            Request::Undo => "undo",
-            Request::Redo => "redo",
+            Request::Undo {} => "undo",
+            Request::Redo {} => "redo",
             Request::Jump { .. } => "jump",
             Request::Go { .. } => "go",
             Request::Hints { .. } => "hints",
             Request::Analyze { .. } => "analyze",
             Request::Review { .. } => "review",
-            Request::Stop => "stop",
-            Request::State => "state",
+            Request::Stop {} => "stop",
+            Request::State {} => "state",
         }
     }
 }

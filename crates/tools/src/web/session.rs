@@ -191,7 +191,7 @@ impl Session {
 
     fn dispatch(&mut self, request: Request) -> Result<Vec<Output>, Refusal> {
         match request {
-            Request::New => Ok(self.change(Game::default(), Vec::new())),
+            Request::New {} => Ok(self.change(Game::default(), Vec::new())),
             Request::Setup { kind, text } => {
                 let game = setup(kind, &text)?;
                 Ok(self.change(game, Vec::new()))
@@ -207,12 +207,12 @@ impl Session {
                 advance(&mut game, &mut redo, MoveRecord::new(mv))?;
                 Ok(self.change(game, redo))
             }
-            Request::Undo => {
+            Request::Undo {} => {
                 let (mut game, mut redo) = (self.game.clone(), self.redo.clone());
                 undo(&mut game, &mut redo)?;
                 Ok(self.change(game, redo))
             }
-            Request::Redo => {
+            Request::Redo {} => {
                 let (mut game, mut redo) = (self.game.clone(), self.redo.clone());
                 redo_one(&mut game, &mut redo)?;
                 Ok(self.change(game, redo))
@@ -266,7 +266,7 @@ impl Session {
                 }
                 self.start(Task::Review { depth, exact })
             }
-            Request::Stop => {
+            Request::Stop {} => {
                 let mut outputs = self.drop_waiting();
                 match &mut self.running {
                     Some(r) if !r.abandoned => {
@@ -278,7 +278,7 @@ impl Session {
                 }
                 Ok(outputs)
             }
-            Request::State => Ok(vec![self.state()]),
+            Request::State {} => Ok(vec![self.state()]),
         }
     }
 
