@@ -152,7 +152,7 @@ impl Jobs {
                         "job {} not announced",
                         job.id
                     );
-                    self.running = Some(job.clone());
+                    self.running = Some(job.as_ref().clone());
                 }
                 _ => {}
             }

@@ -285,7 +285,7 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
                 Output::Stop => stop.stop(),
                 Output::Start(job) => match app.searches.clone().try_acquire_owned() {
                     Ok(permit) => {
-                        if jobs.send((job, permit)).is_err() {
+                        if jobs.send((*job, permit)).is_err() {
                             break 'page;
                         }
                     }

@@ -110,7 +110,7 @@ pub enum Output {
     /// Send this reply.
     Reply(Reply),
     /// Start this job (and report its outcome to [`Session::finish`]).
-    Start(Job),
+    Start(Box<Job>),
     /// Raise the stop flag of the running job.
     Stop,
 }
@@ -318,7 +318,7 @@ impl Session {
             abandoned: false,
             stop_asked: false,
         });
-        vec![Output::Start(job)]
+        vec![Output::Start(Box::new(job))]
     }
 
     /// Drops the job waiting to start, if any (it ends, stopped).
