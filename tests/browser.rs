@@ -9,6 +9,7 @@
 //! own browser. `screenshot_for_the_docs` writes `docs/board.png` when `OTHELLO_BOARD_PNG`
 //! names it (scripts/board-screenshot.sh).
 
+mod common;
 #[path = "support/server.rs"]
 mod server;
 #[path = "support/webdriver.rs"]
@@ -16,8 +17,7 @@ mod webdriver;
 
 use std::process::Command;
 
-use othello::rng::SplitMix64;
-use othello::Board;
+use common::random_move_list;
 use serde_json::Value;
 use server::Server;
 use webdriver::Browser;
@@ -176,31 +176,18 @@ fn a_whole_game_against_level_1_then_export_and_review() {
     );
 }
 
-/// A position out of the book: `plies` random moves from the start (no pass among them).
-fn random_line(seed: u64, plies: usize) -> String {
-    let mut rng = SplitMix64::new(seed);
-    let mut board = Board::start();
-    let mut line = String::new();
-    for _ in 0..plies {
-        let moves: Vec<_> = board.legal_moves().collect();
-        assert!(!moves.is_empty(), "seed {seed}: a pass");
-        let sq = moves[(rng.next_u64() % moves.len() as u64) as usize];
-        line.push_str(&sq.to_string());
-        board = board.play(sq);
-        if board.moves() == 0 {
-            // Take another seed rather than deal with a pass.
-            return random_line(seed + 1000, plies);
-        }
-    }
-    line
-}
-
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
 fn hints_equal_othello_search_on_the_same_position() {
     let (server, browser) = start("hints");
-    let line = random_line(57, 20);
-    open(&browser, &format!("{}?moves={line}", server.url), Some(20));
+    let line = random_move_list(57, 20);
+    let plies = line.len() as u64 / 2;
+    assert!(plies >= 16, "{line}");
+    open(
+        &browser,
+        &format!("{}?moves={line}", server.url),
+        Some(plies),
+    );
     browser.type_into("#hint-depth", "7");
     browser.click("#hints");
     let legal = state(&browser)["legal"].as_array().unwrap().len();

@@ -4,16 +4,16 @@
 //! would (docs/SERVE.md). The soak (ignored: a few minutes) plays 100 engine-against-engine
 //! games with hints on and reports the server's resident memory:
 //!
-//!     cargo test --release --test serve -- --ignored --nocapture soak
+//!     cargo test --test serve -- --ignored --nocapture soak
 
+mod common;
 #[path = "support/server.rs"]
 mod server;
 
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use othello::rng::SplitMix64;
-use othello::Board;
+use common::random_move_list;
 use serde_json::{json, Value};
 use server::Server;
 use tungstenite::client::IntoClientRequest;
@@ -205,7 +205,7 @@ fn pages_and_searches_are_bounded() {
     assert!(err.contains("503"), "a third page: {err}");
     // One search at a time over the server: a long one on page a, then page b is refused.
     // Out of the book, so that the hints search.
-    let opening = random_opening(7, 30);
+    let opening = random_move_list(7, 30);
     send(
         &mut a,
         json!({"type": "setup", "kind": "moves", "text": opening}),
@@ -246,29 +246,12 @@ fn pages_and_searches_are_bounded() {
     }
 }
 
-/// A random opening of `plies` moves with no pass, as a move list.
-fn random_opening(seed: u64, plies: usize) -> String {
-    let mut rng = SplitMix64::new(seed);
-    let mut board = Board::start();
-    let mut line = String::new();
-    for _ in 0..plies {
-        let moves: Vec<_> = board.legal_moves().collect();
-        let sq = moves[rng.below(moves.len() as u64) as usize];
-        line.push_str(&sq.to_string());
-        board = board.play(sq);
-        if board.moves() == 0 {
-            break;
-        }
-    }
-    line
-}
-
 /// Plays one engine-against-engine game from a random opening through the protocol, with
 /// hints at every position; returns the number of moves. Checks every reply on the way.
 fn engine_game(ws: &mut Ws, seed: u64, level: u32, hint_depth: u32) -> usize {
     send(
         ws,
-        json!({"type": "setup", "kind": "moves", "text": random_opening(seed, 8)}),
+        json!({"type": "setup", "kind": "moves", "text": random_move_list(seed, 8)}),
     );
     let mut state = until(ws, |r| r["type"] == "state" || r["type"] == "error")
         .pop()

@@ -435,6 +435,8 @@ function wire() {
     const tag = event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return;
     const k = event.key;
+    // Space and Enter on a focused button press that button, nothing else.
+    if (tag === "BUTTON" && (k === " " || k === "Enter")) return;
     const now = Date.now();
     if (typed && /^[1-8]$/.test(k) && now - typedAt < 2000) {
       clickSquare(typed + k);

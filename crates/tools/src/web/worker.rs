@@ -30,14 +30,7 @@ pub struct StopHandle {
 impl StopHandle {
     /// Stops whatever the worker is searching (it clears the flags before its next job).
     pub fn stop(&self) {
-        for flag in self
-            .flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-        {
-            flag.store(true, Ordering::SeqCst);
-        }
+        self.set(true);
     }
 
     fn add(&self, flag: Arc<AtomicBool>) {
@@ -48,13 +41,13 @@ impl StopHandle {
     }
 
     fn clear(&self) {
-        for flag in self
-            .flags
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-        {
-            flag.store(false, Ordering::SeqCst);
+        self.set(false);
+    }
+
+    fn set(&self, raised: bool) {
+        let flags = self.flags.lock().unwrap_or_else(PoisonError::into_inner);
+        for flag in flags.iter() {
+            flag.store(raised, Ordering::SeqCst);
         }
     }
 
