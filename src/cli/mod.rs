@@ -191,7 +191,8 @@ pub(crate) enum Command {
     Audit(audit::AuditArgs),
     /// Play, analyse and review on a board in the browser: a local web server (127.0.0.1 by
     /// default) whose page talks to the engine. Prints the address to open. See docs/BOARD.md.
-    #[command(display_order = 0)]
+    // After `play` (the same order, then by name): the two ways to play.
+    #[command(display_order = 1)]
     Serve(serve::ServeArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
     /// `othello completions bash > ~/.local/share/bash-completion/completions/othello`.
