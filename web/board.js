@@ -277,7 +277,7 @@ function renderMoves() {
   list.textContent = "";
   state.line.forEach((mv, i) => {
     const li = document.createElement("li");
-    li.textContent = mv;
+    li.textContent = `${i + 1}.${mv}`;
     if (i === state.ply - 1) li.className = "current";
     else if (i >= state.ply) li.className = "future";
     li.addEventListener("click", () => jump(i + 1));
@@ -295,13 +295,22 @@ function renderGraph() {
   const y = (v) => H / 2 - (Math.max(-CAP, Math.min(CAP, v)) / CAP) * (H / 2 - 6);
   let parts = [`<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#999" stroke-width="1"/>`];
   parts.push(`<line x1="${x(state.ply)}" y1="0" x2="${x(state.ply)}" y2="${H}" stroke="#e53935" stroke-width="2"/>`);
-  let path = "";
+  // The line through the known values, broken where a value is unknown.
+  const segments = [];
+  let segment = [];
   state.graph.forEach((v, i) => {
-    if (v === null) { path += " "; return; }
-    path += (path.endsWith(" ") || path === "" ? "M" : "L") + `${x(i).toFixed(1)},${y(v).toFixed(1)} `;
+    if (v === null) {
+      if (segment.length) segments.push(segment);
+      segment = [];
+    } else {
+      segment.push(`${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+    }
   });
-  const d = path.replace(/ {2,}/g, " ").trim().split(" ").reduce((acc, p) => acc + " " + p, "");
-  if (d.trim()) parts.push(`<path d="${d.trim()}" fill="none" stroke="#20372a" stroke-width="2"/>`);
+  if (segment.length) segments.push(segment);
+  const d = segments.map((seg) => "M" + seg.join(" L")).join(" ");
+  if (d) parts.push(`<path d="${d}" fill="none" stroke="#20372a" stroke-width="2"/>`);
+  parts.push(`<text x="4" y="14" font-size="12" fill="#555">Black +${CAP}</text>`);
+  parts.push(`<text x="4" y="${H - 4}" font-size="12" fill="#555">White +${CAP}</text>`);
   state.graph.forEach((v, i) => {
     if (v !== null) parts.push(`<circle cx="${x(i)}" cy="${y(v)}" r="2.5" fill="${v >= 0 ? "#000" : "#fff"}" stroke="#000"/>`);
   });
