@@ -114,7 +114,8 @@ function receive(reply) {
     case "done":
       if (reply.job === hintJob) { hintJob = null; renderHints(); }
       if (reply.job === goJob) goJob = null;
-      if (reply.kind !== "hints" && !goJob) $("thinking").textContent = "";
+      // The engine's last line stays up until its next move; the others' notes go.
+      if ((reply.kind === "analyze" || reply.kind === "review") && !goJob) $("thinking").textContent = "";
       document.body.dataset.done = String(reply.job);
       break;
     case "review":
