@@ -71,7 +71,7 @@ pub use othello_core::{
     rng, search, square, time, xot,
 };
 pub use othello_engine::{book, engine, files, game, protocol, weights};
-pub use othello_tools::{arena, elo, gamedb, players, quality, review};
+pub use othello_tools::{arena, elo, gamedb, players, quality, review, web};
 pub use othello_train::learn;
 
 pub use board::{Board, Color, Move, Position};

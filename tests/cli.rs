@@ -344,7 +344,7 @@ fn help_lists_the_players_commands_first_and_completions_work() {
         .collect();
     assert_eq!(
         commands[..5],
-        ["play", "search", "solve", "review", "match"],
+        ["play", "serve", "search", "solve", "review"],
         "{help}"
     );
     let dev = [

@@ -122,6 +122,9 @@ const READ_ONLY: &[&str] = &[
     "eval-error",
     "gtp",
     "fake-engine",
+    // The board server reads no file (its page is embedded) and writes none (downloads are
+    // the browser's).
+    "serve",
     "games stats",
     "book stats",
     "book show",

@@ -8,6 +8,7 @@
 //! - [`games`]: `games stats|convert|export`;
 //! - [`book`]: `book build|evaluate|deviate|merge|stats|show|export|import`;
 //! - [`review`]: `review`, a game judged move by move;
+//! - [`serve`]: `serve`, the board in the browser (a local web server);
 //! - [`audit`]: `audit`, games judged against exact values from N empties (also `match --audit`);
 //! - [`fake`]: the hidden `fake-engine`, an NBoard engine that misbehaves on purpose.
 //!
@@ -26,6 +27,7 @@ pub mod progress;
 pub mod review;
 pub mod roles;
 pub mod search;
+pub mod serve;
 pub mod solve_stream;
 
 use std::fmt;
@@ -187,6 +189,11 @@ pub(crate) enum Command {
     /// outcome changed. See docs/REVIEW.md.
     #[command(display_order = 7)]
     Audit(audit::AuditArgs),
+    /// Play, analyse and review on a board in the browser: a local web server (127.0.0.1 by
+    /// default) whose page talks to the engine. Prints the address to open. See docs/BOARD.md.
+    // After `play` (the same order, then by name): the two ways to play.
+    #[command(display_order = 1)]
+    Serve(serve::ServeArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell), e.g.
     /// `othello completions bash > ~/.local/share/bash-completion/completions/othello`.
     #[command(display_order = 15)]
@@ -321,6 +328,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Games { command }) => games::run(command, &mut out),
         Some(Command::Book { command }) => book::run(command, eval, &mut out),
         Some(Command::Review(args)) => review::review(args, eval, &mut out),
+        Some(Command::Serve(args)) => serve::serve(args, eval, &mut out),
         Some(Command::Audit(args)) => audit::audit_files(args, eval, &mut out),
         Some(Command::Completions { shell }) => {
             // Into a buffer first: clap_complete panics on a write error, and a reader that

@@ -144,6 +144,7 @@ pub fn file_uses(cli: &Cli) -> Vec<FileUse> {
         | Command::Search(_)
         | Command::Bench(_)
         | Command::FakeEngine(_)
+        | Command::Serve(_)
         | Command::Completions { .. } => {}
         Command::Solve(args) => {
             if let Some(file) = args.file.as_deref().filter(|f| f.as_os_str() != "-") {

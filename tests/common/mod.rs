@@ -38,3 +38,21 @@ pub fn playout_positions(
     out.truncate(n);
     out
 }
+
+/// A move list of `plies` random moves from the start (`f5d6c3...`), seeded; it ends early
+/// before a pass, so that it is a list with no implicit pass.
+pub fn random_move_list(seed: u64, plies: usize) -> String {
+    let mut rng = SplitMix64::new(seed);
+    let mut board = Board::start();
+    let mut line = String::new();
+    for _ in 0..plies {
+        let moves: Vec<_> = board.legal_moves().collect();
+        let sq = moves[rng.below(moves.len() as u64) as usize];
+        line.push_str(&sq.to_string());
+        board = board.play(sq);
+        if board.moves() == 0 {
+            break;
+        }
+    }
+    line
+}

@@ -18,3 +18,4 @@ pub mod gamedb;
 pub mod players;
 pub mod quality;
 pub mod review;
+pub mod web;
