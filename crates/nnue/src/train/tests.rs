@@ -65,53 +65,10 @@ mod run {
         std::fs::write(path, bytes).unwrap();
     }
 
-    /// Two epochs, then a resume to a third, with weight decay: the files appear, the resumed
-    /// run continues where the first stopped, and other settings are refused.
-    #[test]
-    fn trains_checkpoints_and_resumes() {
-        let root = std::env::temp_dir().join(format!("othello-nnue-run-{}", std::process::id()));
-        let data = root.join("data");
-        std::fs::create_dir_all(&data).unwrap();
-        write_data(&data.join("g.dat"), 300);
-        let mut cfg = Config {
-            data: data.clone(),
-            dir: root.join("out"),
-            hidden: 8,
-            l2: 4,
-            buckets: 2,
-            batch: 256,
-            lr: 3e-3,
-            decay: 0.9,
-            epochs: 2,
-            patience: 5,
-            valid: 0.1,
-            fraction: 1.0,
-            wd: 0.01,
-            min_empties: 0,
-            epoch_samples: 0,
-            seed: 1,
-            threads: 2,
-            dropped: Vec::new(),
-        };
-        run(&cfg).unwrap();
-        assert!(cfg.dir.join("best.nnue").exists());
-        assert!(cfg.dir.join("ckpt/epoch-002.nnue").exists());
-        crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
-        cfg.epochs = 3;
-        run(&cfg).unwrap();
-        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
-        assert!(log.contains("# resumed from"), "{log}");
-        assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
-        // Other settings are refused.
-        cfg.hidden = 6;
-        assert!(run(&cfg).unwrap_err().contains("other settings"));
-        std::fs::remove_dir_all(&root).ok();
-    }
-
-    /// Dropped shapes' rows stay exactly zero through training, the others learn.
-    #[test]
-    fn dropped_shapes_keep_zero_rows() {
-        let root = std::env::temp_dir().join(format!("othello-nnue-drop-{}", std::process::id()));
+    /// A one-epoch run of a tiny network on 300 games written under a fresh directory
+    /// (returned, to be removed): its settings.
+    fn small_run(tag: &str) -> (PathBuf, Config) {
+        let root = std::env::temp_dir().join(format!("othello-nnue-{tag}-{}", std::process::id()));
         let data = root.join("data");
         std::fs::create_dir_all(&data).unwrap();
         write_data(&data.join("g.dat"), 300);
@@ -133,8 +90,37 @@ mod run {
             epoch_samples: 0,
             seed: 1,
             threads: 2,
-            dropped: vec![2, 11],
+            dropped: Vec::new(),
         };
+        (root, cfg)
+    }
+
+    /// Two epochs, then a resume to a third, with weight decay: the files appear, the resumed
+    /// run continues where the first stopped, and other settings are refused.
+    #[test]
+    fn trains_checkpoints_and_resumes() {
+        let (root, mut cfg) = small_run("run");
+        cfg.epochs = 2;
+        run(&cfg).unwrap();
+        assert!(cfg.dir.join("best.nnue").exists());
+        assert!(cfg.dir.join("ckpt/epoch-002.nnue").exists());
+        crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
+        cfg.epochs = 3;
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(log.contains("# resumed from"), "{log}");
+        assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
+        // Other settings are refused.
+        cfg.hidden = 6;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// Dropped shapes' rows stay exactly zero through training, the others learn.
+    #[test]
+    fn dropped_shapes_keep_zero_rows() {
+        let (root, mut cfg) = small_run("drop");
+        cfg.dropped = vec![2, 11];
         run(&cfg).unwrap();
         let net = crate::load_weights(&cfg.dir.join("best.nnue")).unwrap();
         let h = cfg.hidden;

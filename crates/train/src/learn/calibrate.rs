@@ -284,24 +284,8 @@ where
     let mut results = Vec::new();
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel::<Option<S>>(2 * threads);
-        let workers = states
-            .into_iter()
-            .map(|mut state| {
-                let tx = tx.clone();
-                let (next, stop, work) = (&next, &stop, &work);
-                move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&index) = todo.get(k) else { break };
-                        if tx.send(work(&mut state, index)).is_err() {
-                            break;
-                        }
-                    }
-                }
-            })
-            .collect();
-        if let Err(e) = crate::search::start_all(s, workers) {
-            error = Some(LearnError::Threads(e));
+        if let Err(e) = super::pool::start_workers(s, states, todo, &next, &stop, &work, &tx) {
+            error = Some(e);
         }
         drop(tx);
         let mut finished = 0;

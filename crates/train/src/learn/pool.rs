@@ -41,6 +41,43 @@ pub fn worker_states<S>(
         .collect()
 }
 
+/// Starts one thread in `scope` for each worker state of `states`: each takes the next index
+/// of `todo` (counted by `next`), sends `work`'s result for it on `tx`, and ends when `todo`
+/// runs out, `stop` is raised or the receiver is gone. Either every thread starts or none
+/// works ([`start_all`]).
+pub(crate) fn start_workers<'scope, 'env, S, I, T, W>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    states: Vec<S>,
+    todo: &'env [I],
+    next: &'env AtomicUsize,
+    stop: &'env AtomicBool,
+    work: &'env W,
+    tx: &mpsc::SyncSender<T>,
+) -> Result<(), LearnError>
+where
+    S: Send + 'scope,
+    I: Copy + Sync,
+    T: Send + 'scope,
+    W: Fn(&mut S, I) -> T + Sync,
+{
+    let workers = states
+        .into_iter()
+        .map(|mut state| {
+            let tx = tx.clone();
+            move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    if tx.send(work(&mut state, index)).is_err() {
+                        break;
+                    }
+                }
+            }
+        })
+        .collect();
+    start_all(scope, workers).map_err(LearnError::Threads)
+}
+
 /// Runs `work` on every game index of `todo` on `threads` threads (each with its own state
 /// from `make_state`, all made first) and appends the records of each finished game to `file`
 /// (the data file `path`, positioned at its end), reporting each game to `progress`. Stops at
@@ -68,24 +105,8 @@ where
     let mut error = None;
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::sync_channel::<Vec<Record>>(2 * threads);
-        let workers = states
-            .into_iter()
-            .map(|mut state| {
-                let tx = tx.clone();
-                let (next, stop, work) = (&next, &stop, &work);
-                move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&index) = todo.get(k) else { break };
-                        if tx.send(work(&mut state, index)).is_err() {
-                            break;
-                        }
-                    }
-                }
-            })
-            .collect();
-        if let Err(e) = start_all(s, workers) {
-            error = Some(LearnError::Threads(e));
+        if let Err(e) = start_workers(s, states, todo, &next, &stop, &work, &tx) {
+            error = Some(e);
         }
         drop(tx);
         for records in rx {
