@@ -1,17 +1,21 @@
-//! The board page of `othello serve` in a real browser: headless Chromium driven through
-//! WebDriver (chromedriver, tests/support/webdriver.rs), clicking and typing as a person
-//! would. Ignored by default, as they need Debian's `chromium` and `chromium-driver`;
-//! `.ci/run` installs both and runs them:
+//! The board page in a real browser: headless Chromium driven through WebDriver
+//! (chromedriver, tests/support/webdriver.rs), clicking and typing as a person would. Each
+//! test runs on both pages: `served_*` on `othello serve`, `static_*` on the static page with
+//! the engine in WebAssembly (scripts/static-page.sh, served as plain files by
+//! tests/support/static_site.rs). Ignored by default, as they need Debian's `chromium` and
+//! `chromium-driver` and the built static page; `.ci/run` installs and builds them and runs:
 //!
 //!     cargo test --test browser -- --ignored --test-threads 1
 //!
-//! Each test has its own server (one search thread, so that hints are deterministic) and its
-//! own browser. `screenshot_for_the_docs` writes `docs/board.png` when `OTHELLO_BOARD_PNG`
+//! Each test has its own server (one search thread and a 16 MiB table, as the static page's
+//! engine has, so that hints are deterministic) and its own browser. `screenshot_for_the_docs` writes `docs/board.png` when `OTHELLO_BOARD_PNG`
 //! names it (scripts/board-screenshot.sh).
 
 mod common;
 #[path = "support/server.rs"]
 mod server;
+#[path = "support/static_site.rs"]
+mod static_site;
 #[path = "support/webdriver.rs"]
 mod webdriver;
 
@@ -20,14 +24,42 @@ use std::process::Command;
 use common::random_move_list;
 use serde_json::Value;
 use server::Server;
+use static_site::StaticSite;
 use webdriver::Browser;
 
 const NEEDS: &str = "needs chromium and chromium-driver (apt-get); .ci/run runs it";
 
-fn start(name: &str) -> (Server, Browser) {
-    let server = Server::start(&["--threads", "1", "--hash", "16"]);
-    let browser = Browser::start(name);
-    (server, browser)
+/// Which page a test runs on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Page {
+    /// `othello serve`'s page, the engine in the server.
+    Served,
+    /// The static page, the engine in the browser.
+    Static,
+}
+
+/// Where the page is served from (kept alive for the test).
+enum Site {
+    Served(Server),
+    Static(StaticSite),
+}
+
+impl Site {
+    fn url(&self) -> &str {
+        match self {
+            Site::Served(server) => &server.url,
+            Site::Static(site) => &site.url,
+        }
+    }
+}
+
+fn start(name: &str, page: Page) -> (Site, Browser) {
+    let site = match page {
+        Page::Served => Site::Served(Server::start(&["--threads", "1", "--hash", "16"])),
+        Page::Static => Site::Static(StaticSite::start(static_site::page_dir())),
+    };
+    let browser = Browser::start(&format!("{name}-{page:?}"));
+    (site, browser)
 }
 
 /// Opens `url` and waits for the page to be connected and drawn (with `ply` moves made, if
@@ -92,10 +124,20 @@ fn drawn(browser: &Browser, color: &str) -> Vec<String> {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
-fn a_whole_game_against_level_1_then_export_and_review() {
+fn served_a_whole_game_against_level_1_then_export_and_review() {
+    a_whole_game_against_level_1_then_export_and_review(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_a_whole_game_against_level_1_then_export_and_review() {
+    a_whole_game_against_level_1_then_export_and_review(Page::Static);
+}
+
+fn a_whole_game_against_level_1_then_export_and_review(page: Page) {
     let _ = NEEDS;
-    let (server, browser) = start("game");
-    open(&browser, &server.url, Some(0));
+    let (server, browser) = start("game", page);
+    open(&browser, server.url(), Some(0));
     browser.type_into("#level", "1");
     let mut clicks = 0;
     loop {
@@ -178,14 +220,24 @@ fn a_whole_game_against_level_1_then_export_and_review() {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
-fn hints_equal_othello_search_on_the_same_position() {
-    let (server, browser) = start("hints");
+fn served_hints_equal_othello_search_on_the_same_position() {
+    hints_equal_othello_search_on_the_same_position(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_hints_equal_othello_search_on_the_same_position() {
+    hints_equal_othello_search_on_the_same_position(Page::Static);
+}
+
+fn hints_equal_othello_search_on_the_same_position(page: Page) {
+    let (server, browser) = start("hints", page);
     let line = random_move_list(57, 20);
     let plies = line.len() as u64 / 2;
     assert!(plies >= 16, "{line}");
     open(
         &browser,
-        &format!("{}?moves={line}", server.url),
+        &format!("{}?moves={line}", server.url()),
         Some(plies),
     );
     browser.type_into("#hint-depth", "7");
@@ -240,9 +292,19 @@ fn hints_equal_othello_search_on_the_same_position() {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
-fn undo_redo_keys_and_an_illegal_click() {
-    let (server, browser) = start("undo");
-    open(&browser, &server.url, Some(0));
+fn served_undo_redo_keys_and_an_illegal_click() {
+    undo_redo_keys_and_an_illegal_click(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_undo_redo_keys_and_an_illegal_click() {
+    undo_redo_keys_and_an_illegal_click(Page::Static);
+}
+
+fn undo_redo_keys_and_an_illegal_click(page: Page) {
+    let (server, browser) = start("undo", page);
+    open(&browser, server.url(), Some(0));
     // Two people at the board.
     browser.script("document.getElementById('white').value = 'human'; return true");
     browser.click("#sq-f5");
@@ -297,11 +359,21 @@ fn undo_redo_keys_and_an_illegal_click() {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
-fn the_address_sets_up_the_position_and_follows_the_game() {
-    let (server, browser) = start("address");
+fn served_the_address_sets_up_the_position_and_follows_the_game() {
+    the_address_sets_up_the_position_and_follows_the_game(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_the_address_sets_up_the_position_and_follows_the_game() {
+    the_address_sets_up_the_position_and_follows_the_game(Page::Static);
+}
+
+fn the_address_sets_up_the_position_and_follows_the_game(page: Page) {
+    let (server, browser) = start("address", page);
     open(
         &browser,
-        &format!("{}?moves=f5d6c3d3c4", server.url),
+        &format!("{}?moves=f5d6c3d3c4", server.url()),
         Some(5),
     );
     let s = state(&browser);
@@ -328,7 +400,7 @@ fn the_address_sets_up_the_position_and_follows_the_game() {
         position = position.try_play(mv.parse().unwrap()).unwrap();
     }
     let board = position.to_board_string().replace(' ', "%20");
-    open(&browser, &format!("{}?board={board}", server.url), None);
+    open(&browser, &format!("{}?board={board}", server.url()), None);
     browser.wait_for(
         "the board string",
         20,
@@ -340,7 +412,7 @@ fn the_address_sets_up_the_position_and_follows_the_game() {
     );
     assert_eq!(state(&browser)["ply"], 0);
     // A bad move list: refused with a message naming it.
-    open(&browser, &format!("{}?moves=f5f5", server.url), None);
+    open(&browser, &format!("{}?moves=f5f5", server.url()), None);
     let message = browser.wait_for(
         "the refusal",
         20,
@@ -351,10 +423,20 @@ fn the_address_sets_up_the_position_and_follows_the_game() {
 
 #[test]
 #[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
-fn the_layout_fits_a_phone() {
-    let (server, browser) = start("phone");
+fn served_the_layout_fits_a_phone() {
+    the_layout_fits_a_phone(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_the_layout_fits_a_phone() {
+    the_layout_fits_a_phone(Page::Static);
+}
+
+fn the_layout_fits_a_phone(page: Page) {
+    let (server, browser) = start("phone", page);
     browser.set_size(390, 844);
-    open(&browser, &server.url, Some(0));
+    open(&browser, server.url(), Some(0));
     let widths = browser.script(
         "return [document.documentElement.scrollWidth, window.innerWidth, \
          document.getElementById('board').getBoundingClientRect().width]",
@@ -368,11 +450,15 @@ fn the_layout_fits_a_phone() {
 #[test]
 #[ignore = "writes the screenshot (scripts/board-screenshot.sh); needs chromium"]
 fn screenshot_for_the_docs() {
-    let (server, browser) = start("screenshot");
+    let (server, browser) = start("screenshot", Page::Served);
     browser.set_size(1100, 1000);
     // 30 moves of the 2025 world championship final (docs/review-example.json).
     let moves = "f5d6c3d3c4f4f6f3e6e7d7g6d8c5c6c7c8f7d2b3b4e3c2c1a4f8e1b5b6a5";
-    open(&browser, &format!("{}?moves={moves}", server.url), Some(30));
+    open(
+        &browser,
+        &format!("{}?moves={moves}", server.url()),
+        Some(30),
+    );
     browser.click("#analyze");
     browser.wait_for(
         "the graph",
@@ -393,4 +479,82 @@ fn screenshot_for_the_docs() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("board.png"));
     std::fs::write(&path, png).unwrap();
+}
+
+/// The static page's stop: the search in the Web Worker is cut off (the worker terminated and
+/// started again), the engine plays the best move of its last line, and the new worker runs
+/// the next job.
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_stop_cuts_the_search_off_and_the_engine_still_plays() {
+    let (site, browser) = start("stop", Page::Static);
+    // The first position of quality-30.obf (30 empties, Black to move): out of the book,
+    // and level 40 solves it (probably), which takes the WebAssembly engine some seconds.
+    let obf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/quality-30.obf"
+    ))
+    .unwrap();
+    let board = obf
+        .lines()
+        .next()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .trim();
+    let plies = 0;
+    open(
+        &browser,
+        &format!("{}?board={}", site.url(), board.replace(' ', "%20")),
+        Some(plies),
+    );
+    let before = state(&browser);
+    browser.script(
+        "document.getElementById('black').value = 'human'; \
+         document.getElementById('white').value = 'human'; return true",
+    );
+    browser.type_into("#level", "40");
+    browser.click("#go");
+    // Wait for the first search line (the search goes on after it), then stop.
+    browser.wait_for(
+        "a search line",
+        60,
+        "return /^depth /.test(document.getElementById('thinking').textContent)",
+    );
+    browser.click("#stop");
+    let after = browser.wait_for(
+        "the engine's move after the stop",
+        20,
+        &format!(
+            "return state.ply === {} && !state.busy ? state : null",
+            plies + 1
+        ),
+    );
+    // The job ended stopped (a search of level 40 on 30 empties does not end in seconds),
+    // and the move played is the first of the last line shown: `depth 30@73%  +8  a3 ...`.
+    let done = browser.script("return document.body.dataset.stopped");
+    assert_eq!(done, "true", "the job was not stopped");
+    let thinking = browser.script("return document.getElementById('thinking').textContent");
+    let thinking = thinking.as_str().unwrap();
+    let shown = thinking.split_whitespace().nth(3).unwrap_or("");
+    let last = after["last"].as_str().unwrap().to_string();
+    assert_eq!(
+        last, shown,
+        "the move played, against the last line {thinking:?}"
+    );
+    let legal: Vec<String> = serde_json::from_value(before["legal"].clone()).unwrap();
+    assert!(legal.contains(&last), "{last} is not legal in {before}");
+    // The new worker answers: hints at depth 3 value every legal move.
+    browser.type_into("#hint-depth", "3");
+    browser.click("#hints");
+    let legal = after["legal"].as_array().unwrap().len();
+    browser.wait_for(
+        "the hints of the new worker",
+        60,
+        &format!(
+            "return document.getElementById('hint-info').dataset.done === 'true' && \
+             document.querySelectorAll('.hint').length === {legal}"
+        ),
+    );
 }

@@ -1,12 +1,15 @@
 // The board page of `othello serve`: draws the state the server sends and turns clicks and
 // keys into the requests of the WebSocket protocol (docs/SERVE.md). It decides nothing about
-// the game: legality, undo, the engine's moves and values all come from the server.
+// the game: legality, undo, the engine's moves and values all come from the server. On the
+// static page (`<html data-engine="wasm">`, made by scripts/static-page.sh) the same requests
+// go to the engine compiled to WebAssembly in this browser (static.js) instead.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
 
 let ws = null;
+let local = null;          // the static page's engine in this browser (static.js)
 let state = null;          // the last `state` reply
 let prevBoard = null;      // the board before it, for the flip animation
 let hints = {};            // move -> line, for the position in `hintKey`
@@ -24,6 +27,10 @@ let greeted = false;       // the state the server sends on connecting has come
 // ---------- the connection ----------
 
 function connect() {
+  if (document.documentElement.dataset.engine === "wasm") {
+    connectLocal();
+    return;
+  }
   ws = new WebSocket(`ws://${location.host}/ws`);
   ws.onopen = () => {
     $("connection").textContent = "connected";
@@ -42,8 +49,28 @@ function connect() {
   };
 }
 
+// The static page: no server, the engine in a Web Worker of this page.
+function connectLocal() {
+  $("connection").textContent = "loading the engine…";
+  import("./static.js")
+    .then((m) => m.start(receive))
+    .then((transport) => {
+      local = transport;
+      $("connection").textContent = "engine in this browser";
+      $("connection").className = "on";
+      greeted = false;
+      send({ type: "state" });
+    })
+    .catch((e) => {
+      $("connection").textContent = "the engine did not load";
+      $("connection").className = "off";
+      $("message").textContent = String(e);
+    });
+}
+
 function send(request) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(request));
+  if (local) local.send(JSON.stringify(request));
+  else if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(request));
 }
 
 // The position in the address: ?moves=f5d6c3 (from the start) or ?board=<board string>.
@@ -117,6 +144,7 @@ function receive(reply) {
       // The engine's last line stays up until its next move; the others' notes go.
       if ((reply.kind === "analyze" || reply.kind === "review") && !goJob) $("thinking").textContent = "";
       document.body.dataset.done = String(reply.job);
+      document.body.dataset.stopped = String(reply.stopped);
       break;
     case "review":
       showReview(reply);

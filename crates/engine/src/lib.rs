@@ -10,7 +10,7 @@
 #![deny(missing_docs)]
 
 use othello_core::{
-    bitboard, board, clock, discs, eval, perft, progress, rng, search, square, text,
+    bitboard, board, clock, discs, eval, perft, progress, rng, search, square, text, time,
 };
 
 pub mod book;

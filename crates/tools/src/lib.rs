@@ -9,7 +9,9 @@
 //! dependency pointing down.
 #![deny(missing_docs)]
 
-use othello_core::{board, clock, discs, eval, obf, progress, rng, search, square, text, xot};
+use othello_core::{
+    board, clock, discs, eval, obf, progress, rng, search, square, text, time, xot,
+};
 use othello_engine::{book, engine, files, game, protocol, weights};
 
 pub mod arena;

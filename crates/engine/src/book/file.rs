@@ -362,6 +362,31 @@ pub fn lock_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Takes the exclusive advisory lock of an open file, waiting for it (the `fs4` crate:
+/// `flock` on Unix, `LockFileEx` on Windows).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn lock_file(file: &File) -> std::io::Result<()> {
+    fs4::fs_std::FileExt::lock_exclusive(file)
+}
+
+/// Releases the lock [`lock_file`] took.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn unlock_file(file: &File) -> std::io::Result<()> {
+    fs4::fs_std::FileExt::unlock(file)
+}
+
+/// The browser has no file system, so no file opens and there is nothing to lock.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn lock_file(_file: &File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// See the other [`lock_file`].
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+fn unlock_file(_file: &File) -> std::io::Result<()> {
+    Ok(())
+}
+
 /// An exclusive advisory lock on a book ([`lock`]); released when dropped.
 pub struct BookLock {
     file: File,
@@ -369,7 +394,7 @@ pub struct BookLock {
 
 impl Drop for BookLock {
     fn drop(&mut self) {
-        let _ = fs4::fs_std::FileExt::unlock(&self.file);
+        let _ = unlock_file(&self.file);
     }
 }
 
@@ -382,11 +407,11 @@ fn open_lock_file(path: &Path) -> Result<File, BookError> {
     )?)
 }
 
-/// Waits for and takes the exclusive lock of the book at `path` (the `fs4` crate: `flock` on
-/// Unix, `LockFileEx` on Windows). Between processes: a process must not take it twice.
+/// Waits for and takes the exclusive lock of the book at `path` (`flock` on Unix,
+/// `LockFileEx` on Windows). Between processes: a process must not take it twice.
 pub fn lock(path: &Path) -> Result<BookLock, BookError> {
     let file = open_lock_file(path)?;
-    fs4::fs_std::FileExt::lock_exclusive(&file).map_err(|e| BookError::io(&lock_path(path), e))?;
+    lock_file(&file).map_err(|e| BookError::io(&lock_path(path), e))?;
     Ok(BookLock { file })
 }
 
@@ -491,13 +516,13 @@ struct Held<'a>(&'a File);
 
 /// Takes the book's lock through its open lock file (released when the result is dropped).
 fn hold<'a>(lock: &'a File, path: &Path) -> Result<Held<'a>, BookError> {
-    fs4::fs_std::FileExt::lock_exclusive(lock).map_err(|e| BookError::io(&lock_path(path), e))?;
+    lock_file(lock).map_err(|e| BookError::io(&lock_path(path), e))?;
     Ok(Held(lock))
 }
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
-        let _ = fs4::fs_std::FileExt::unlock(self.0);
+        let _ = unlock_file(self.0);
     }
 }
 
@@ -507,8 +532,7 @@ impl Journal {
     /// entry), or starts a new one.
     pub fn open(path: &Path) -> Result<Journal, BookError> {
         let lock = open_lock_file(path)?;
-        fs4::fs_std::FileExt::lock_exclusive(&lock)
-            .map_err(|e| BookError::io(&lock_path(path), e))?;
+        lock_file(&lock).map_err(|e| BookError::io(&lock_path(path), e))?;
         let held = Held(&lock);
         check_journal(path)?;
         let bytes = read_file(path)?;

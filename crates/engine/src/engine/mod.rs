@@ -79,10 +79,10 @@
 //! assert_eq!(engine.game().moves().len(), 4);
 //! ```
 
+use crate::time::{Duration, Instant};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 use thiserror::Error;
 

@@ -88,7 +88,7 @@ pub fn serve<S: LineSource, W: Write>(
     let stop = engine.stop_flag();
     loop {
         let input = source.next_input();
-        engine.line_arrived(std::time::Instant::now());
+        engine.line_arrived(crate::time::Instant::now());
         // Whatever arrived, the thinking on the opponent's time ends here (the input thread
         // already raised the stop flag; this waits for the search and lowers it).
         engine.stop_pondering();

@@ -7,10 +7,10 @@
 //! every new line raises it, so searches, analyses and perft all end as soon as the GUI says
 //! anything, and print nothing more about the old position.
 
+use crate::time::Instant;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::board::Board;
 use crate::discs::CentiDiscs;

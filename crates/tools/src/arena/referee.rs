@@ -30,7 +30,9 @@
 //! In the record (`RE`), time and hang forfeits get GGF's `:t` suffix, illegal moves and
 //! crashes `:r` (GGF has no other way to say that a game was not played out).
 
-use std::time::{Duration, Instant, SystemTime};
+use std::time::SystemTime;
+
+use crate::time::{Duration, Instant};
 
 use crate::board::{Color, Move, Position};
 use crate::clock::TimeControl;

@@ -10,9 +10,9 @@
 //!   replayed final position with the empties given to the side with more discs (the recorded
 //!   results are not used: some disagree with the moves).
 
+use crate::time::Instant;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use super::error::{GameDbError, ReplayError};
 use super::record::{black_score, GameRecord};

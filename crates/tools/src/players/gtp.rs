@@ -36,7 +36,7 @@
 //! - A game that does not start from the standard position cannot be set up over GTP: it is
 //!   a [`PlayerError::Protocol`] fault, said plainly.
 
-use std::time::{Duration, Instant};
+use crate::time::{Duration, Instant};
 
 use super::nboard::{EngineCommand, Process};
 use super::{Choice, Player, PlayerError, Turn};

@@ -29,7 +29,7 @@ pub mod nboard;
 pub mod paip;
 pub mod spec;
 
-use std::time::{Duration, Instant};
+use crate::time::{Duration, Instant};
 
 use thiserror::Error;
 

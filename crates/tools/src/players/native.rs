@@ -303,7 +303,7 @@ mod tests {
         )
         .unwrap();
         player.new_game(1).unwrap();
-        let t0 = std::time::Instant::now();
+        let t0 = crate::time::Instant::now();
         let choice = player
             .choose(&Turn {
                 game: &game,

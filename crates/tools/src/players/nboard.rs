@@ -33,12 +33,12 @@
 //! - [`Player::restart`] kills the process and starts a fresh one; dropping the player sends
 //!   `quit`, waits a moment, then kills the process if it is still there.
 
+use crate::time::{Duration, Instant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use super::{Choice, Player, PlayerError, Turn};
 use crate::game::{Game, MoveRecord};

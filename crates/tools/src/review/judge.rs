@@ -4,7 +4,7 @@
 //! one position. The rules, and why a search that solves by itself turns a move exact, are in
 //! [the module notes](super).
 
-use std::time::{Duration, Instant};
+use crate::time::{Duration, Instant};
 
 use super::{centi, Effort, MoveReview, Progress, Review, ReviewError, ReviewOptions};
 use crate::board::{Board, Move};

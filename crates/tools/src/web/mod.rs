@@ -7,7 +7,9 @@
 //! - [`session`]: one page's session as a pure state machine (the game, undo and redo, the
 //!   evaluation graph, the one running job), text in, replies and jobs out;
 //! - [`worker`]: the jobs run on the engine facade, their search lines streamed;
-//! - [`guard`]: the `Host` check against DNS rebinding and the WebSocket `Origin` check.
+//! - [`guard`]: the `Host` check against DNS rebinding and the WebSocket `Origin` check;
+//! - [`wire`]: jobs and outcomes as JSON, for the static page, whose session and worker are
+//!   two WebAssembly instances (crates/web).
 //!
 //! The design follows the NBoard server ([`crate::protocol`]): a thin adapter over the
 //! [`crate::engine::Engine`], the search off the protocol's thread, stopped by a flag.
@@ -15,6 +17,7 @@
 pub mod guard;
 pub mod message;
 pub mod session;
+pub mod wire;
 pub mod worker;
 
 pub use message::{Reply, Request};

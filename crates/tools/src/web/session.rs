@@ -167,6 +167,11 @@ impl Session {
         self.running.map(|r| r.id)
     }
 
+    /// What job `id` is, if it is the one running (dropped or not).
+    pub fn running_kind(&self, id: u64) -> Option<JobKind> {
+        self.running.filter(|r| r.id == id).map(|r| r.kind)
+    }
+
     /// Answers one request (the text of one WebSocket message).
     pub fn handle(&mut self, text: &str) -> Vec<Output> {
         if text.len() > MAX_REQUEST_BYTES {

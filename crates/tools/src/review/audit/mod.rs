@@ -501,7 +501,7 @@ pub fn audit_games<E: Evaluator + Clone>(
     eval: &E,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<AuditReport, AuditError> {
-    let start = std::time::Instant::now();
+    let start = crate::time::Instant::now();
     let audited = run_audit(games, players.len(), options, eval, progress)?;
     let points = AuditReport::point_reports(players, &options.points, &audited);
     Ok(AuditReport {

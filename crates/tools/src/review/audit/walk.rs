@@ -2,10 +2,10 @@
 //! point with one exact solve per position, on workers that take whole games (see
 //! [the module notes](super)).
 
+use crate::time::{Duration, Instant};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use super::{AuditError, AuditGame, AuditOptions, AuditedMove, GameAudit};
 use crate::board::{Board, Color, Move, Position};
