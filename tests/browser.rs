@@ -446,6 +446,84 @@ fn the_layout_fits_a_phone(page: Page) {
     assert!(w[2] > 250.0 && w[2] <= w[1], "the board is {w:?}");
 }
 
+#[test]
+#[ignore = "needs chromium and chromium-driver (apt-get); .ci/run runs it"]
+fn served_a_game_by_the_clock() {
+    a_game_by_the_clock(Page::Served);
+}
+
+#[test]
+#[ignore = "needs chromium, chromium-driver and the static page; .ci/run runs it"]
+fn static_a_game_by_the_clock() {
+    a_game_by_the_clock(Page::Static);
+}
+
+/// Play by the clock: the engine, at level 60 (which would take it far longer), moves within
+/// its 3 s, and a person who does not move loses on time.
+fn a_game_by_the_clock(page: Page) {
+    let (site, browser) = start("clock", page);
+    let board = first_quality_position();
+    open(
+        &browser,
+        &format!("{}?board={}", site.url(), board.replace(' ', "%20")),
+        Some(0),
+    );
+    browser.type_into("#level", "60");
+    browser.script(
+        "document.getElementById('white').value = 'human'; \
+         document.getElementById('pace').value = 'clock'; \
+         document.getElementById('clock-minutes').value = '0.05'; \
+         document.getElementById('pace').dispatchEvent(new Event('change')); return true",
+    );
+    let shown = browser.script("return !document.getElementById('clock-black').hidden");
+    assert_eq!(shown, true, "the clocks are shown");
+    // Black (the engine) to move: its clock runs from the engine move on.
+    browser.click("#go");
+    browser.wait_for(
+        "the engine's move by its clock",
+        10,
+        "return state.ply === 1 && !state.busy",
+    );
+    assert_eq!(
+        browser.script("return document.body.dataset.stopped"),
+        "false"
+    );
+    let black = browser.script("return Number(document.getElementById('clock-black').dataset.ms)");
+    let black = black.as_f64().unwrap();
+    assert!(black > 0.0 && black < 3000.0, "Black's clock: {black} ms");
+    // White, a person, does not move: after 3 s it loses on time.
+    browser.wait_for(
+        "White's flag",
+        15,
+        "return document.getElementById('status').dataset.flagged === 'white'",
+    );
+    let message = browser.script("return document.getElementById('message').textContent");
+    assert!(
+        message.as_str().unwrap().contains("White ran out of time"),
+        "{message}"
+    );
+    let white = browser.script("return Number(document.getElementById('clock-white').dataset.ms)");
+    assert_eq!(white.as_f64().unwrap(), 0.0);
+}
+
+/// The first position of quality-30.obf (30 empties, Black to move, out of the book), as a
+/// board string.
+fn first_quality_position() -> String {
+    let obf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/quality-30.obf"
+    ))
+    .unwrap();
+    obf.lines()
+        .next()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
 /// The screenshot of docs/board.png: a game in progress with hints on.
 #[test]
 #[ignore = "writes the screenshot (scripts/board-screenshot.sh); needs chromium"]
@@ -490,19 +568,7 @@ fn static_stop_cuts_the_search_off_and_the_engine_still_plays() {
     let (site, browser) = start("stop", Page::Static);
     // The first position of quality-30.obf (30 empties, Black to move): out of the book,
     // and level 40 solves it (probably), which takes the WebAssembly engine some seconds.
-    let obf = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/quality-30.obf"
-    ))
-    .unwrap();
-    let board = obf
-        .lines()
-        .next()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .trim();
+    let board = first_quality_position();
     let plies = 0;
     open(
         &browser,

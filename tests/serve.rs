@@ -154,6 +154,13 @@ fn hostile_messages_are_answered_and_change_nothing() {
         r#"{"type":"jump","ply":99}"#.to_string(),
         r#"{"type":"go","level":0}"#.to_string(),
         r#"{"type":"go","level":61}"#.to_string(),
+        r#"{"type":"go"}"#.to_string(),
+        r#"{"type":"go","level":5,"time":10}"#.to_string(),
+        r#"{"type":"go","time":0}"#.to_string(),
+        r#"{"type":"go","time":-3}"#.to_string(),
+        r#"{"type":"go","time":100000}"#.to_string(),
+        r#"{"type":"go","time":10,"increment":-1}"#.to_string(),
+        r#"{"type":"go","level":5,"increment":1}"#.to_string(),
         r#"{"type":"hints","depth":31}"#.to_string(),
         r#"{"type":"review","depth":8,"exact":99}"#.to_string(),
         r#"{"type":"setup","kind":"ggf","text":"(;GM[Chess];)"}"#.to_string(),
@@ -322,6 +329,54 @@ fn an_engine_game_with_hints_through_the_protocol() {
         review["json"]["moves_text"].as_str().unwrap().len() / 2
     );
     assert!(review["html"].as_str().unwrap().contains("<svg"));
+}
+
+/// `go` by the clock: the engine plays within the time it is given, and a longer clock buys a
+/// deeper search (its search lines say how deep it went).
+#[test]
+fn the_engine_plays_by_its_clock() {
+    let server = start_server();
+    let mut ws = connect(&server, None, None).unwrap();
+    greeting(&mut ws);
+    // 30 empties, out of the book: the first position of quality-30.obf.
+    let obf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/quality-30.obf"
+    ))
+    .unwrap();
+    let board = obf
+        .lines()
+        .next()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .trim();
+    let mut deepest = Vec::new();
+    for time in [0.2, 4.0] {
+        send(
+            &mut ws,
+            json!({"type": "setup", "kind": "board", "text": board}),
+        );
+        until(&mut ws, |r| r["type"] == "state");
+        let t0 = std::time::Instant::now();
+        send(&mut ws, json!({"type": "go", "time": time, "increment": 0}));
+        let replies = until(&mut ws, |r| r["type"] == "state");
+        let spent = t0.elapsed().as_secs_f64();
+        let done = replies.iter().find(|r| r["type"] == "done").expect("done");
+        assert_eq!(done["stopped"], false, "{replies:?}");
+        assert_eq!(replies.last().unwrap()["ply"], 1);
+        // The clock is the whole game's: a move takes a share of it, never all.
+        assert!(spent < time, "{spent} s of a {time} s clock");
+        let depth = replies
+            .iter()
+            .filter(|r| r["type"] == "line")
+            .filter_map(|r| r["depth"].as_u64())
+            .max()
+            .unwrap_or(0);
+        deepest.push(depth);
+    }
+    assert!(deepest[1] > deepest[0], "depths by clock: {deepest:?}");
 }
 
 #[test]

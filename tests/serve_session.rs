@@ -82,6 +82,19 @@ fn request(rng: &mut SplitMix64) -> String {
         85 => r#"{"type":"go","level":18446744073709551617}"#.to_string(),
         86 => "\u{0}\u{ffff}{".to_string(),
         87 => r#"{"type":"setup","kind":"wtb","text":""}"#.to_string(),
+        88..=89 => {
+            // The clock: in range, out of range, with a level, without either.
+            let time = [0.0, -1.0, 0.5, 30.0, 1e9][rng.below(5) as usize];
+            match rng.below(4) {
+                0 => format!(r#"{{"type":"go","time":{time}}}"#),
+                1 => format!(
+                    r#"{{"type":"go","time":{time},"increment":{}}}"#,
+                    rng.below(5)
+                ),
+                2 => format!(r#"{{"type":"go","level":3,"time":{time}}}"#),
+                _ => r#"{"type":"go","increment":2}"#.to_string(),
+            }
+        }
         _ => {
             let len = rng.below(40) as usize;
             let bytes: Vec<u8> = (0..len).map(|_| rng.below(128) as u8).collect();

@@ -121,6 +121,7 @@ function receive(reply) {
         if (loadFromAddress()) break;
       }
       updateAddress();
+      clockOnState();
       afterState();
       break;
     case "started":
@@ -178,11 +179,11 @@ function afterState() {
   if (state.over || state.busy) return;
   const key = positionKey();
   if (requestedFor === key) return;
-  if (isEngine(state.to_move) && !paused) {
+  if (isEngine(state.to_move) && !paused && !clock.flagged) {
     requestedFor = key;
     const delay = isEngine("black") && isEngine("white") ? 250 : 0;
     setTimeout(() => {
-      if (positionKey() === key && !state.busy) send({ type: "go", level: level() });
+      if (positionKey() === key && !state.busy) send(goRequest());
     }, delay);
   } else if ($("hints").checked && state.legal.length > 0) {
     requestedFor = key;
@@ -192,6 +193,94 @@ function afterState() {
 
 function level() {
   return number("level", 1, 60, 6);
+}
+
+// The engine's move: at the level, or by its clock.
+function goRequest() {
+  if (!clock.on) return { type: "go", level: level() };
+  const side = state.to_move;
+  return { type: "go", time: Math.max(0.01, clockLeft(side) / 1000), increment: clock.increment / 1000 };
+}
+
+// ---------- the game clock ----------
+// With "Play by: clock", each side has the minutes set and the increment after each move.
+// The side to move's clock runs while the game goes on (not after undo, redo, a jump or a
+// set-up: the game waits then, as the engine does); the engine is sent its time left, and
+// plans its move within it. A side whose time runs out loses on time.
+
+const clock = { on: false, left: { black: 0, white: 0 }, increment: 0, runner: null, since: 0, ply: 0, flagged: null };
+
+function resetClock() {
+  clock.on = $("pace").value === "clock";
+  const minutes = parseFloat($("clock-minutes").value);
+  const ms = Number.isFinite(minutes) && minutes > 0 && minutes <= 600 ? minutes * 60000 : 300000;
+  const inc = parseFloat($("clock-increment").value);
+  clock.increment = Number.isFinite(inc) && inc >= 0 && inc <= 600 ? inc * 1000 : 0;
+  clock.left = { black: ms, white: ms };
+  clock.runner = null;
+  clock.flagged = null;
+  clock.ply = state ? state.ply : 0;
+  if (state) clockOnState();
+  renderClock();
+}
+
+function clockLeft(side) {
+  const left = clock.left[side];
+  return clock.runner === side ? left - (performance.now() - clock.since) : left;
+}
+
+// Charges the time of the side that was to move, then starts the clock of the side to move.
+function clockOnState() {
+  if (!clock.on) return;
+  const now = performance.now();
+  if (clock.runner) {
+    clock.left[clock.runner] -= now - clock.since;
+    if (state.ply > clock.ply && !paused) clock.left[clock.runner] += clock.increment;
+  }
+  clock.ply = state.ply;
+  clock.runner = !state.over && !paused && !clock.flagged ? state.to_move : null;
+  clock.since = now;
+  renderClock();
+}
+
+// The game goes on after a wait (the engine asked to move): the side to move's clock starts.
+function clockResume() {
+  if (clock.on && state && !clock.runner && !state.over && !clock.flagged) {
+    clock.runner = state.to_move;
+    clock.since = performance.now();
+    clock.ply = state.ply;
+  }
+}
+
+function clockTick() {
+  if (!clock.on) return;
+  const side = clock.runner;
+  if (side && clockLeft(side) <= 0) {
+    clock.left[side] = 0;
+    clock.runner = null;
+    clock.flagged = side;
+    if (state.busy === "go") send({ type: "stop" });
+    $("message").textContent = `${side === "black" ? "Black" : "White"} ran out of time: ${side === "black" ? "White" : "Black"} wins on time`;
+  }
+  renderClock();
+}
+
+function clockText(ms) {
+  const s = Math.max(0, ms) / 1000;
+  const m = Math.floor(s / 60);
+  const rest = s - m * 60;
+  return `${m}:${rest < 10 ? "0" : ""}${rest.toFixed(s < 10 ? 1 : 0).padStart(rest < 10 ? 1 : 2, "0")}`;
+}
+
+function renderClock() {
+  for (const side of ["black", "white"]) {
+    const el = $("clock-" + side);
+    el.hidden = !clock.on;
+    el.textContent = (side === "black" ? "● " : "○ ") + clockText(clockLeft(side));
+    el.className = "clock" + (clock.runner === side ? " running" : "") + (clock.flagged === side ? " flagged" : "");
+    el.dataset.ms = String(Math.round(clockLeft(side)));
+  }
+  $("status").dataset.flagged = clock.flagged || "";
 }
 
 function number(id, low, high, fallback) {
@@ -383,6 +472,7 @@ function newGame() {
   paused = false;
   requestedFor = null;
   $("review-panel").hidden = true;
+  resetClock();
   send({ type: "new" });
 }
 
@@ -401,7 +491,8 @@ function engineMove() {
   paused = false;
   requestedFor = positionKey();
   if (state && state.busy === "hints") send({ type: "stop" });
-  send({ type: "go", level: level() });
+  clockResume();
+  send(goRequest());
 }
 
 function stop() {
@@ -436,6 +527,11 @@ function download() {
 
 function wire() {
   $("new").onclick = newGame;
+  $("pace").onchange = $("clock-minutes").onchange = $("clock-increment").onchange = () => {
+    $("clock-settings").hidden = $("pace").value !== "clock";
+    resetClock();
+  };
+  setInterval(clockTick, 100);
   $("undo").onclick = undo;
   $("redo").onclick = redo;
   $("go").onclick = engineMove;

@@ -19,6 +19,9 @@ pub const MAX_REVIEW_DEPTH: u32 = 20;
 /// The most empties a review may solve exactly.
 pub const MAX_REVIEW_EXACT: u32 = 24;
 
+/// The most seconds a `go` request's clock may hold (a day), and its increment.
+pub const MAX_CLOCK_SECONDS: f64 = 86_400.0;
+
 /// What a setup text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -59,10 +62,19 @@ pub enum Request {
         /// The number of moves, 0 for the start.
         ply: usize,
     },
-    /// The engine chooses and plays the move of the side to move at a level (1 to 60).
+    /// The engine chooses and plays the move of the side to move: at a level (1 to 60), or
+    /// by its game clock (`time` seconds left, `increment` seconds added after each move).
+    /// Exactly one of `level` and `time`.
     Go {
         /// The level.
-        level: u32,
+        #[serde(default)]
+        level: Option<u32>,
+        /// Seconds left on the engine's clock (more than 0, at most [`MAX_CLOCK_SECONDS`]).
+        #[serde(default)]
+        time: Option<f64>,
+        /// Seconds added to it after each move (0 to [`MAX_CLOCK_SECONDS`]; with `time` only).
+        #[serde(default)]
+        increment: Option<f64>,
     },
     /// Every legal move's value, deepening to `depth`, streamed as `line` replies.
     Hints {

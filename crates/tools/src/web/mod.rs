@@ -21,5 +21,5 @@ pub mod wire;
 pub mod worker;
 
 pub use message::{Reply, Request};
-pub use session::{Job, Outcome, Output, Session, Task};
+pub use session::{Job, Outcome, Output, Pace, Session, Task};
 pub use worker::{StopHandle, Worker};

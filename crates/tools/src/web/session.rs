@@ -19,12 +19,13 @@
 //!   or the game is over. Undo and redo step over forced passes with the move before them.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use serde::Deserialize;
 
 use super::message::{
-    JobKind, Reply, Request, SetupKind, StateView, MAX_HINT_DEPTH, MAX_REQUEST_BYTES,
-    MAX_REVIEW_DEPTH, MAX_REVIEW_EXACT,
+    JobKind, Reply, Request, SetupKind, StateView, MAX_CLOCK_SECONDS, MAX_HINT_DEPTH,
+    MAX_REQUEST_BYTES, MAX_REVIEW_DEPTH, MAX_REVIEW_EXACT,
 };
 use crate::board::{Color, Move, Position};
 use crate::engine::Level;
@@ -49,11 +50,25 @@ pub struct Job {
     pub task: Task,
 }
 
+/// How the engine times its move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pace {
+    /// At a level: a depth, untimed.
+    Level(Level),
+    /// By the engine's game clock, as NBoard's `go` plans it.
+    Clock {
+        /// Time left.
+        remaining: Duration,
+        /// Time added after each move.
+        increment: Duration,
+    },
+}
+
 /// What a job does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Task {
-    /// Choose the move of the side to move at a level.
-    Go(Level),
+    /// Choose the move of the side to move.
+    Go(Pace),
     /// Value every legal move, to a depth.
     Hints(u32),
     /// Value every position of the game, to a depth.
@@ -240,12 +255,16 @@ impl Session {
                 }
                 Ok(self.change(game, redo))
             }
-            Request::Go { level } => {
-                let level = Level::new(level).map_err(|e| e.0)?;
+            Request::Go {
+                level,
+                time,
+                increment,
+            } => {
+                let pace = pace(level, time, increment)?;
                 if self.game.position().board.is_game_over() {
                     return Err("the game is over".to_string());
                 }
-                self.start(Task::Go(level))
+                self.start(Task::Go(pace))
             }
             Request::Hints { depth } => {
                 check_range("depth", depth, 1, MAX_HINT_DEPTH)?;
@@ -642,6 +661,37 @@ fn redo_one(game: &mut Game, redo: &mut Vec<MoveRecord>) -> Result<(), Refusal> 
 }
 
 /// The game a setup text describes, with its forced passes played.
+/// The pace of a `go` request: a level, or a clock and its increment.
+fn pace(level: Option<u32>, time: Option<f64>, increment: Option<f64>) -> Result<Pace, Refusal> {
+    match (level, time) {
+        (Some(level), None) => {
+            if increment.is_some() {
+                return Err("increment goes with time, not with level".to_string());
+            }
+            Ok(Pace::Level(Level::new(level).map_err(|e| e.0)?))
+        }
+        (None, Some(time)) => {
+            let increment = increment.unwrap_or(0.0);
+            if !(time.is_finite() && time > 0.0 && time <= MAX_CLOCK_SECONDS) {
+                return Err(format!(
+                    "time {time}: seconds on the clock, more than 0 and at most {MAX_CLOCK_SECONDS}"
+                ));
+            }
+            if !(increment.is_finite() && (0.0..=MAX_CLOCK_SECONDS).contains(&increment)) {
+                return Err(format!(
+                    "increment {increment}: seconds from 0 to {MAX_CLOCK_SECONDS}"
+                ));
+            }
+            Ok(Pace::Clock {
+                remaining: Duration::from_secs_f64(time),
+                increment: Duration::from_secs_f64(increment),
+            })
+        }
+        (Some(_), Some(_)) => Err("give level or time, not both".to_string()),
+        (None, None) => Err("give level (1-60) or time (seconds on the clock)".to_string()),
+    }
+}
+
 fn setup(kind: SetupKind, text: &str) -> Result<Game, Refusal> {
     let mut game = match kind {
         SetupKind::Moves => {

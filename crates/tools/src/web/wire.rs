@@ -7,10 +7,12 @@
 //! only way to stop a search that runs on the browser's one thread) leaves behind: the engine's
 //! move is the best of its last search line, hints keep the values they sent.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use super::message::{JobKind, Line, ValueKind};
-use super::session::{Job, Outcome, Task};
+use super::session::{Job, Outcome, Pace, Task};
 use crate::board::{Move, Position};
 use crate::engine::Level;
 use crate::game::{Game, MoveRecord};
@@ -34,10 +36,17 @@ pub struct JobWire {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TaskWire {
-    /// [`Task::Go`].
+    /// [`Task::Go`] at a level.
     Go {
         /// The level.
         level: u32,
+    },
+    /// [`Task::Go`] by the clock.
+    GoClock {
+        /// Time left, milliseconds.
+        remaining_ms: u64,
+        /// Increment, milliseconds.
+        increment_ms: u64,
     },
     /// [`Task::Hints`].
     Hints {
@@ -135,8 +144,15 @@ impl JobWire {
     /// The wire form of `job`.
     pub fn from_job(job: &Job) -> JobWire {
         let task = match job.task {
-            Task::Go(level) => TaskWire::Go {
+            Task::Go(Pace::Level(level)) => TaskWire::Go {
                 level: level.number(),
+            },
+            Task::Go(Pace::Clock {
+                remaining,
+                increment,
+            }) => TaskWire::GoClock {
+                remaining_ms: remaining.as_millis().try_into().unwrap_or(u64::MAX),
+                increment_ms: increment.as_millis().try_into().unwrap_or(u64::MAX),
             },
             Task::Hints(depth) => TaskWire::Hints { depth },
             Task::Analyze(depth) => TaskWire::Analyze { depth },
@@ -153,7 +169,14 @@ impl JobWire {
     /// The job again, or what is wrong with the text.
     pub fn to_job(&self) -> Result<Job, String> {
         let task = match self.task {
-            TaskWire::Go { level } => Task::Go(Level::new(level).map_err(|e| e.0)?),
+            TaskWire::Go { level } => Task::Go(Pace::Level(Level::new(level).map_err(|e| e.0)?)),
+            TaskWire::GoClock {
+                remaining_ms,
+                increment_ms,
+            } => Task::Go(Pace::Clock {
+                remaining: Duration::from_millis(remaining_ms),
+                increment: Duration::from_millis(increment_ms),
+            }),
             TaskWire::Hints { depth } => Task::Hints(depth),
             TaskWire::Analyze { depth } => Task::Analyze(depth),
             TaskWire::Review { depth, exact } => Task::Review { depth, exact },
@@ -316,7 +339,7 @@ mod tests {
         let job = Job {
             id: 7,
             game: game.clone(),
-            task: Task::Go(Level::new(5).unwrap()),
+            task: Task::Go(Pace::Level(Level::new(5).unwrap())),
         };
         let wire = JobWire::from_job(&job);
         assert!(wire.moves.iter().any(|m| m == "PA"), "{:?}", wire.moves);

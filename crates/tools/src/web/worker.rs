@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::message::{Line, Reply, Shown, ValueKind};
-use super::session::{Job, Outcome, Task};
+use super::session::{Job, Outcome, Pace, Task};
 use crate::book::Book;
+use crate::clock::Clock;
 use crate::discs::CentiDiscs;
 use crate::engine::{Engine, EngineError, EngineOptions, Hint, MoveObserver};
 use crate::eval::EngineEval;
@@ -100,15 +101,31 @@ impl Worker {
     pub fn run(&mut self, job: &Job, sink: &mut dyn FnMut(Reply)) -> Outcome {
         self.stop.clear();
         match job.task {
-            Task::Go(level) => {
+            Task::Go(pace) => {
                 self.engine.set_game(job.game.clone());
-                self.engine.set_level(Some(level));
+                let clock = match pace {
+                    Pace::Level(level) => {
+                        self.engine.set_level(Some(level));
+                        None
+                    }
+                    Pace::Clock {
+                        remaining,
+                        increment,
+                    } => {
+                        self.engine.set_level(None);
+                        self.engine.set_depth(None);
+                        Some(Clock {
+                            remaining,
+                            increment,
+                        })
+                    }
+                };
                 let mut lines = Lines {
                     job: job.id,
                     sink,
                     last: HashMap::new(),
                 };
-                match self.engine.choose(None, None, &mut lines) {
+                match self.engine.choose(clock, None, &mut lines) {
                     Ok(decision) => Outcome::Moved {
                         mv: decision.mv,
                         eval: decision.eval,
