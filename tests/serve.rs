@@ -331,6 +331,45 @@ fn an_engine_game_with_hints_through_the_protocol() {
     assert!(review["html"].as_str().unwrap().contains("<svg"));
 }
 
+/// `--book`: a file that cannot be read stops the server with its name; `off` takes the book
+/// away (the start position's hints are searched), the default shows the book's values.
+#[test]
+fn the_book_is_chosen_at_start() {
+    let dir = std::env::temp_dir().join(format!("othello-serve-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("not-a-book.txt");
+    std::fs::write(&bad, "hello\n").unwrap();
+    for path in [bad.clone(), dir.join("missing.book")] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(["serve", "--port", "0", "--book"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--book") && err.contains(&*path.to_string_lossy()),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "no address line: {:?}", out.stdout);
+    }
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "hello\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (book, kind) in [("off", "heuristic"), ("default", "book")] {
+        let server = Server::start(&["--threads", "1", "--hash", "16", "--book", book]);
+        let mut ws = connect(&server, None, None).unwrap();
+        greeting(&mut ws);
+        send(&mut ws, json!({"type": "hints", "depth": 2}));
+        let replies = until(&mut ws, |r| r["type"] == "done");
+        let lines: Vec<&Value> = replies.iter().filter(|r| r["type"] == "line").collect();
+        assert!(!lines.is_empty(), "{replies:?}");
+        assert!(
+            lines.iter().all(|l| l["kind"] == kind),
+            "--book {book}: {lines:?}"
+        );
+    }
+}
+
 /// `go` by the clock: the engine plays within the time it is given, and a longer clock buys a
 /// deeper search (its search lines say how deep it went).
 #[test]

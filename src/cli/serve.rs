@@ -21,6 +21,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use clap::Args;
+use othello::book::BookChoice;
 use othello::engine::EngineOptions;
 use othello::eval::EngineEval;
 use othello::search::available_threads;
@@ -65,6 +66,11 @@ pub struct ServeArgs {
     /// Searches running at once over all pages, at most (a page runs one at a time).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     max_searches: u64,
+    /// The opening book the engine plays from and the hints show: default (the embedded
+    /// one), off, or a book file (othello or Edax format; read, never written). Checked at
+    /// start; each page's engine reads it when the page connects.
+    #[arg(long, default_value = "default", value_name = "BOOK")]
+    book: BookChoice,
 }
 
 /// What every request handler shares.
@@ -89,12 +95,18 @@ pub fn serve(args: ServeArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
             args.host
         );
     }
+    // A book that cannot be read stops the server here, not each page later.
+    if let BookChoice::File(path) = &args.book {
+        othello::book::load_any(path)
+            .map_err(|e| fail(format!("--book {}: {e}", path.display())))?;
+    }
     let options = EngineOptions {
         hash_mb: args.hash as usize,
         threads: args.threads.unwrap_or_else(available_threads),
         eval,
-        // A page names no file: only the embedded book and the evaluator chosen here.
+        // A page names no file: only the book and the evaluator chosen here.
         allow_eval_files: false,
+        book: args.book,
         ..EngineOptions::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
