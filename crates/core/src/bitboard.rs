@@ -64,6 +64,21 @@ pub fn neighbours(bits: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// [`neighbours`] of each square, by index: a move on a square can flip only if an opponent's
+/// disc is among these.
+pub const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let bits = 1u64 << i;
+        let h = ((bits << 1) & !FILE_A) | ((bits >> 1) & !FILE_H);
+        let row = bits | h;
+        table[i] = h | (row << 8) | (row >> 8);
+        i += 1;
+    }
+    table
+};
+
 /// Mirror top-bottom: row 1 <-> row 8.
 #[inline]
 pub fn flip_vertical(b: u64) -> u64 {
@@ -180,6 +195,19 @@ mod tests {
                 }
                 assert_eq!(img, Square::from_coords(c, r).unwrap(), "{sq} sym {sym}");
             }
+        }
+    }
+
+    #[test]
+    fn the_neighbour_table_is_neighbours_of_each_square() {
+        for (i, row) in NEIGHBOURS.iter().enumerate() {
+            assert_eq!(*row, neighbours(1u64 << i), "square {i}");
+            assert_eq!(
+                row.count_ones(),
+                [3, 5, 8]
+                    [usize::from(i % 8 != 0 && i % 8 != 7) + usize::from(i / 8 != 0 && i / 8 != 7)],
+                "square {i}"
+            );
         }
     }
 

@@ -4,7 +4,7 @@
 //! parity order: squares in a quadrant with an odd number of empties first (the player who
 //! moves last in a region usually gains there), C- and X-squares last within each group.
 
-use crate::bitboard::squares;
+use crate::bitboard::{squares, NEIGHBOURS};
 use crate::board::final_score;
 use crate::cpu::Cpu;
 use crate::eval::Evaluator;
@@ -29,6 +29,16 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
         m |= q & 0u64.wrapping_sub(((empty & q).count_ones() & 1) as u64);
     }
     m
+}
+
+/// The discs a move on the empty square `sq` flips, 0 at once when no opponent's disc is next
+/// to it (most empty squares near the end, and the test is cheaper than the flips).
+#[inline(always)]
+fn flips_near<C: Cpu>(sq: Square, p: u64, o: u64) -> u64 {
+    if NEIGHBOURS[sq.index()] & o == 0 {
+        return 0;
+    }
+    C::flips(sq, p, o)
 }
 
 /// The score when `sq` is the last empty square: whoever can move there does, or the board is
@@ -130,7 +140,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     ) -> i32 {
         self.cx.nodes += 1;
         let mut best = -INF;
-        let f = C::flips(a, p, o);
+        let f = flips_near::<C>(a, p, o);
         if f != 0 {
             self.cx.nodes += 1;
             best = -last1::<C>(o ^ f, p ^ f ^ a.bit(), b);
@@ -138,7 +148,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
                 return best;
             }
         }
-        let f = C::flips(b, p, o);
+        let f = flips_near::<C>(b, p, o);
         if f != 0 {
             self.cx.nodes += 1;
             let v = -last1::<C>(o ^ f, p ^ f ^ b.bit(), a);
@@ -181,7 +191,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
         self.cx.nodes += 1;
         let mut best = -INF;
         for (sq, r1, r2) in [(e[0], e[1], e[2]), (e[1], e[0], e[2]), (e[2], e[0], e[1])] {
-            let f = C::flips(sq, p, o);
+            let f = flips_near::<C>(sq, p, o);
             if f != 0 {
                 let v = -self.last2(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, r1, r2, false);
                 if v > best {
@@ -238,7 +248,7 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
             (e[3], [e[0], e[1], e[2]]),
         ];
         for (sq, rest) in orders {
-            let f = C::flips(sq, p, o);
+            let f = flips_near::<C>(sq, p, o);
             if f != 0 {
                 let v = -self.last3(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha, rest, false);
                 if v > best {
