@@ -9,7 +9,7 @@
 //! the *current node*, and the evaluator scores it, or one of its children, through the state
 //! ([`super::Evaluator::evaluate_in`], [`super::Evaluator::evaluate_child_in`]).
 //!
-//! The exact solver's last plies (up to 6 empties, the solver's `SHALLOW_MAX`), where
+//! The exact solver's last plies (up to 5 empties, the solver's `SHALLOW_MAX`), where
 //! nothing is ever evaluated, walk their moves without telling the state; everywhere else
 //! (midgame, endgame above them, move ordering, ProbCut's searches) every child visit goes
 //! through `push`/`pop`.
