@@ -24,7 +24,7 @@ if [ $# -gt 0 ]; then
     targets=("$@")
 else
     targets=(board_string square obf_line random_play protocol_line nboard_session ggf gamedb
-        book weights nnue mpc_model time_control gtp_session serve_session)
+        book weights nnue mpc_model time_control gtp_session serve_session web_wire)
 fi
 
 cargo fuzz build

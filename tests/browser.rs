@@ -21,7 +21,7 @@ mod webdriver;
 
 use std::process::Command;
 
-use common::random_move_list;
+use common::{first_quality_position, random_move_list};
 use serde_json::Value;
 use server::Server;
 use static_site::StaticSite;
@@ -504,24 +504,6 @@ fn a_game_by_the_clock(page: Page) {
     );
     let white = browser.script("return Number(document.getElementById('clock-white').dataset.ms)");
     assert_eq!(white.as_f64().unwrap(), 0.0);
-}
-
-/// The first position of quality-30.obf (30 empties, Black to move, out of the book), as a
-/// board string.
-fn first_quality_position() -> String {
-    let obf = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/quality-30.obf"
-    ))
-    .unwrap();
-    obf.lines()
-        .next()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .trim()
-        .to_string()
 }
 
 /// The screenshot of docs/board.png: a game in progress with hints on.

@@ -13,7 +13,7 @@ mod server;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::random_move_list;
+use common::{first_quality_position, random_move_list};
 use serde_json::{json, Value};
 use server::Server;
 use tungstenite::client::IntoClientRequest;
@@ -377,20 +377,8 @@ fn the_engine_plays_by_its_clock() {
     let server = start_server();
     let mut ws = connect(&server, None, None).unwrap();
     greeting(&mut ws);
-    // 30 empties, out of the book: the first position of quality-30.obf.
-    let obf = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/quality-30.obf"
-    ))
-    .unwrap();
-    let board = obf
-        .lines()
-        .next()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .trim();
+    // 30 empties, out of the book.
+    let board = first_quality_position();
     let mut deepest = Vec::new();
     for time in [0.2, 4.0] {
         send(

@@ -56,3 +56,15 @@ pub fn random_move_list(seed: u64, plies: usize) -> String {
     }
     line
 }
+
+/// The first position of `tests/data/quality-30.obf` as a board string: 30 empties, Black to
+/// move, out of the book, and long to search (the board page's clock and stop tests).
+pub fn first_quality_position() -> String {
+    let obf = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/quality-30.obf"
+    ))
+    .expect("tests/data/quality-30.obf");
+    let line = obf.lines().next().expect("a first line");
+    line.split(';').next().unwrap_or(line).trim().to_string()
+}
