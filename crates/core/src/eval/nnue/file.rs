@@ -330,7 +330,12 @@ impl FloatNet {
         let w2_first = self.emb.len() + self.b0.len();
         for (r, row) in self.w2.chunks_exact(n).enumerate() {
             w2_dense.extend(quantise(&row[..h], W2_SCALE, w2_limit, w2_first + r * n)?);
-            w2_mobility.extend_from_slice(&row[h..]);
+        }
+        // By bucket, each mobility input's weights for the `l2` outputs together.
+        for bucket_rows in self.w2.chunks_exact(n * self.l2) {
+            for input in 0..EXTRA {
+                w2_mobility.extend(bucket_rows.chunks_exact(n).map(|row| row[h + input]));
+            }
         }
         let active = super::active_slots(&emb, h);
         Ok(NnueEval {

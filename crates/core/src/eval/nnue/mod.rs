@@ -36,6 +36,8 @@
 //!
 //! The file format is [`mod@file`]'s; the trainer is `crates/nnue` (`nnue-train`).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod file;
 
 use std::sync::{Arc, OnceLock};
@@ -163,6 +165,37 @@ pub fn rows_from_indices(indices: &[u32; INSTANCE_COUNT]) -> [u32; INSTANCE_COUN
     out
 }
 
+/// The float tail of the network: `Σ_k w3[k] · clamp(z_k, 0, 1)` where `z_k = dot(k) +
+/// mob_p[k] · mobility[0] + mob_o[k] · mobility[1] + b2[k]`, output `k` summed into lane
+/// `k % 8` and the lanes reduced by [`reduce8`]: the order the AVX2 kernel sums in, so that
+/// every code path gives the same bits.
+#[inline(always)]
+fn float_tail(
+    l2: usize,
+    mobility: [f32; 2],
+    mob_p: &[f32],
+    mob_o: &[f32],
+    b2: &[f32],
+    w3: &[f32],
+    dot: impl Fn(usize) -> f32,
+) -> f32 {
+    let mut lanes = [0f32; 8];
+    for k in 0..l2 {
+        let z = dot(k) + mob_p[k] * mobility[0] + mob_o[k] * mobility[1] + b2[k];
+        lanes[k % 8] += w3[k] * z.clamp(0.0, 1.0);
+    }
+    reduce8(lanes)
+}
+
+/// The sum of eight lanes by a fixed tree: the halves added lane by lane, then again, then the
+/// last two.
+#[inline(always)]
+fn reduce8(y: [f32; 8]) -> f32 {
+    let a = [y[0] + y[4], y[1] + y[5], y[2] + y[6], y[3] + y[7]];
+    let b = [a[0] + a[2], a[1] + a[3]];
+    b[0] + b[1]
+}
+
 /// The phase bucket of a position with `empties` empty squares among `buckets`.
 #[inline(always)]
 pub fn bucket(empties: u32, buckets: usize) -> usize {
@@ -183,7 +216,8 @@ pub struct NnueEval {
     b0: Vec<i16>,
     /// `buckets × l2 × hidden`, at [`W2_SCALE`].
     w2: Vec<i16>,
-    /// `buckets × l2 × 2`: the mobility inputs' weights.
+    /// `buckets × 2 × l2`: the mobility inputs' weights, the side to move's `l2` then the
+    /// opponent's, by bucket.
     w2_mobility: Vec<f32>,
     b2: Vec<f32>,
     w3: Vec<f32>,
@@ -265,6 +299,34 @@ impl NnueEval {
             prefetch(&self.emb, *start);
         }
         let starts = &starts[..self.active.len()];
+        let empties = (!(p | o)).count_ones();
+        let b = bucket(empties, self.buckets);
+        let mobility = [
+            C::moves(p, o).count_ones() as f32 / MOBILITY_SCALE,
+            C::moves(o, p).count_ones() as f32 / MOBILITY_SCALE,
+        ];
+        #[cfg(target_arch = "x86_64")]
+        if C::PATH != CpuPath::Portable && h == avx2::H && self.l2 % 8 == 0 {
+            let l2 = self.l2;
+            let (mob_p, mob_o) = self.mobility_weights(b);
+            // SAFETY: every path but the portable one runs only on processors with AVX2
+            // (`crate::cpu`: the markers exist only for detected paths), and the row starts
+            // are multiples of 64 of rows inside the embedding.
+            let tail = unsafe {
+                avx2::forward_h64(
+                    &self.emb,
+                    &self.b0,
+                    starts,
+                    &self.w2[b * l2 * h..(b + 1) * l2 * h],
+                    mob_p,
+                    mob_o,
+                    &self.b2[b * l2..(b + 1) * l2],
+                    &self.w3[b * l2..(b + 1) * l2],
+                    mobility,
+                )
+            };
+            return tail + self.b3[b];
+        }
         let mut acc = [0i16; MAX_HIDDEN];
         if h == 64 {
             accumulate::<64>(&self.emb, &self.b0, starts, &mut acc);
@@ -281,30 +343,28 @@ impl NnueEval {
         for a in acc.iter_mut() {
             *a = (*a).clamp(0, EMBED_SCALE as i16);
         }
-        let empties = (!(p | o)).count_ones();
-        let b = bucket(empties, self.buckets);
-        let mobility = [
-            C::moves(p, o).count_ones() as f32 / MOBILITY_SCALE,
-            C::moves(o, p).count_ones() as f32 / MOBILITY_SCALE,
-        ];
         let l2 = self.l2;
         let w2 = &self.w2[b * l2 * h..(b + 1) * l2 * h];
-        let wm = &self.w2_mobility[b * l2 * 2..(b + 1) * l2 * 2];
+        let (mob_p, mob_o) = self.mobility_weights(b);
         let b2 = &self.b2[b * l2..(b + 1) * l2];
         let w3 = &self.w3[b * l2..(b + 1) * l2];
         let inv = 1.0 / (EMBED_SCALE as f32 * W2_SCALE as f32);
-        let mut y = self.b3[b];
-        for k in 0..l2 {
+        let tail = float_tail(l2, mobility, mob_p, mob_o, b2, w3, |k| {
             let row = &w2[k * h..(k + 1) * h];
             let mut dot = 0i32;
             for (&w, &a) in row.iter().zip(acc.iter()) {
                 dot += w as i32 * a as i32;
             }
-            let z =
-                dot as f32 * inv + wm[2 * k] * mobility[0] + wm[2 * k + 1] * mobility[1] + b2[k];
-            y += w3[k] * z.clamp(0.0, 1.0);
-        }
-        y
+            dot as f32 * inv
+        });
+        tail + self.b3[b]
+    }
+
+    /// The second layer's weights of the two mobility inputs in bucket `b`, `l2` each.
+    #[inline(always)]
+    fn mobility_weights(&self, b: usize) -> (&[f32], &[f32]) {
+        let l2 = self.l2;
+        self.w2_mobility[b * 2 * l2..(b + 1) * 2 * l2].split_at(l2)
     }
 
     /// The value in centi-discs of (`p`, `o`) whose indices are `idx`.
