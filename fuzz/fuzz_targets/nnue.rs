@@ -5,10 +5,10 @@
 //! byte is under a checksum, so the first byte picks one of two modes:
 //!
 //! - even: the rest of the input is the file, as it is;
-//! - odd: a valid network of width 1 (816 KB) with the next 24 input bytes written over its
-//!   header after the magic, the rest over its first weights, and the checksum recomputed, so
-//!   that every check behind the checksum is reached (dimensions, counts, non-finite and
-//!   out-of-range weights).
+//! - odd: a valid network of width 1 (816 KB; 204 KB packed, version 2, when the first byte is
+//!   3 modulo 4) with the next 24 input bytes written over its header after the magic, the
+//!   rest over its first weights, and the checksum recomputed, so that every check behind the
+//!   checksum is reached (versions, dimensions, counts, non-finite and out-of-range weights).
 //!
 //! Checks: the reader never panics; an accepted network evaluates the start position and a
 //! few others to a value within the score range, the same on every code path.
@@ -24,13 +24,14 @@ use othello::eval::pattern::geometry::geometry;
 use othello::eval::{Evaluator, NnueEval};
 use othello::Board;
 
-/// A valid network file of the smallest dimensions, its weights small and varied.
-fn base() -> &'static [u8] {
-    static BASE: OnceLock<Vec<u8>> = OnceLock::new();
-    BASE.get_or_init(|| {
+/// A valid network file of the smallest dimensions, its weights small and varied, in `f32`
+/// (version 1) or packed (version 2).
+fn base(packed: bool) -> &'static [u8] {
+    static BASE: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
+    &BASE.get_or_init(|| {
         let rows = geometry().compact_patterns_len;
         let small = |i: usize| ((i * 7919) % 101) as f32 / 400.0 - 0.125;
-        FloatNet {
+        let net = FloatNet {
             hidden: 1,
             l2: 1,
             buckets: 1,
@@ -40,9 +41,9 @@ fn base() -> &'static [u8] {
             b2: vec![0.0],
             w3: vec![2.0],
             b3: vec![0.0],
-        }
-        .to_bytes()
-    })
+        };
+        [net.to_bytes(), net.to_packed_bytes()]
+    })[packed as usize]
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -52,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     let file = if mode % 2 == 0 {
         rest.to_vec()
     } else {
-        let mut file = base().to_vec();
+        let mut file = base(mode % 4 == 3).to_vec();
         let (header, weights) = rest.split_at(rest.len().min(24));
         // Bytes 8..24 and 32..40: everything in the header but the magic and the checksum.
         for (k, &b) in header.iter().enumerate() {

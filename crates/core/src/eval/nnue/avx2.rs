@@ -82,8 +82,14 @@ pub(super) unsafe fn forward_h64(
         }
         let dots = reduce_eight(&sums);
         let mut z = _mm256_mul_ps(_mm256_cvtepi32_ps(dots), inv);
-        z = _mm256_add_ps(z, _mm256_mul_ps(_mm256_loadu_ps(mob_p.as_ptr().add(k8)), m0));
-        z = _mm256_add_ps(z, _mm256_mul_ps(_mm256_loadu_ps(mob_o.as_ptr().add(k8)), m1));
+        z = _mm256_add_ps(
+            z,
+            _mm256_mul_ps(_mm256_loadu_ps(mob_p.as_ptr().add(k8)), m0),
+        );
+        z = _mm256_add_ps(
+            z,
+            _mm256_mul_ps(_mm256_loadu_ps(mob_o.as_ptr().add(k8)), m1),
+        );
         z = _mm256_add_ps(z, _mm256_loadu_ps(b2.as_ptr().add(k8)));
         let h = _mm256_min_ps(_mm256_max_ps(z, fzero), fone);
         y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_loadu_ps(w3.as_ptr().add(k8)), h));

@@ -241,6 +241,71 @@ fn a_network_file_round_trips_and_damage_is_refused() {
 
 const HEADER_LEN_FOR_TESTS: usize = file::HEADER_LEN;
 
+/// The packed file (version 2, the embedding in `i8`) evaluates exactly as the `f32` file does
+/// in the engine, is the size the header gives, and is refused when damaged.
+#[test]
+fn a_packed_network_file_evaluates_as_the_float_file_and_damage_is_refused() {
+    let mut float = random_net(64, 32, 4, 31);
+    float.emb[3] = 1.5; // clipped to 127/256 in both forms
+    let full = float.to_bytes();
+    let packed = float.to_packed_bytes();
+    let rows = geometry().compact_patterns_len;
+    assert_eq!(full.len() - packed.len(), 3 * rows * 64);
+    assert_eq!(
+        u16::from_le_bytes([packed[8], packed[9]]),
+        file::VERSION_PACKED
+    );
+    assert!(NnueEval::is_network_file(&packed));
+    let (a, b) = (
+        NnueEval::from_bytes(&full).unwrap(),
+        NnueEval::from_bytes(&packed).unwrap(),
+    );
+    assert_eq!(a.emb, b.emb);
+    for board in positions(300, 5) {
+        for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+            assert_eq!(
+                a.value_on(&board, path).to_bits(),
+                b.value_on(&board, path).to_bits(),
+                "{board:?} on {path}"
+            );
+        }
+    }
+    // Packing a packed network changes nothing.
+    let again = FloatNet::from_bytes(&packed).unwrap();
+    assert_eq!(again.to_packed_bytes(), packed);
+    let refused = |b: &[u8]| NnueEval::from_bytes(b).unwrap_err();
+    assert!(matches!(
+        refused(&packed[..packed.len() - 1]),
+        NnueError::Truncated { .. }
+    ));
+    let mut longer = packed.clone();
+    longer.push(0);
+    assert!(matches!(refused(&longer), NnueError::TrailingBytes { .. }));
+    // A damaged embedding byte breaks the checksum.
+    let mut damaged = packed.clone();
+    damaged[file::HEADER_LEN + 1000] ^= 4;
+    assert!(matches!(refused(&damaged), NnueError::Checksum { .. }));
+    // -128 is outside the range the engine holds, even with a valid checksum.
+    let mut low = packed.clone();
+    low[file::HEADER_LEN + 10] = 0x80;
+    let sum = file::checksum(&low);
+    low[24..32].copy_from_slice(&sum.to_le_bytes());
+    let e = refused(&low);
+    assert!(
+        matches!(e, NnueError::OutOfRange { index: 10, .. }),
+        "{e:?}"
+    );
+    // A version 1 header on packed contents, and the reverse, are refused by length.
+    let mut as_v1 = packed.clone();
+    as_v1[8] = 1;
+    let sum = file::checksum(&as_v1);
+    as_v1[24..32].copy_from_slice(&sum.to_le_bytes());
+    assert!(matches!(refused(&as_v1), NnueError::Truncated { .. }));
+    let mut as_v2 = full.clone();
+    as_v2[8] = 2;
+    assert!(matches!(refused(&as_v2), NnueError::TrailingBytes { .. }));
+}
+
 #[test]
 fn the_mobility_inputs_and_buckets_reach_the_value() {
     // Two positions equal in every pattern index but for mobility are not what a random test
