@@ -453,4 +453,7 @@ fn the_state_equals_a_recomputation_at_every_node_of_random_games() {
     assert!(walk(&*pattern, 13) > 1000);
     let net = random_net(16, 8, 2, 14).quantise().unwrap();
     assert!(walk(&net, 15) > 1000);
+    // The shipped shape, which takes the AVX2 kernel on the fast paths.
+    let net = random_net(64, 32, 4, 16).quantise().unwrap();
+    assert!(walk(&net, 17) > 1000);
 }
