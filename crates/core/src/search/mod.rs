@@ -399,7 +399,7 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
             let elapsed = start.elapsed();
-            let may_start = if resumed {
+            let may_start = if resumed || budget.before_planned_solve(empties, depth) {
                 budget.should_resume_iteration(elapsed, last_iteration)
             } else {
                 budget.should_start_iteration(elapsed, last_iteration)

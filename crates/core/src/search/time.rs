@@ -348,6 +348,8 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// The most empties at which a solve may start ([`Limits::solve_empties`]).
     pub solve_empties: Option<u32>,
+    /// The clock's plan makes this a solve move ([`Plan::first_solve`] is this move's).
+    pub solve_move: bool,
 }
 
 impl Budget {
@@ -356,6 +358,7 @@ impl Budget {
         let margin = Duration::from_millis(SAFETY_MARGIN_MS);
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
+        let mut solve_move = false;
         if let Some(t) = limits.move_time {
             // A fixed time per move: start what is expected to end before the deadline.
             let h = t.saturating_sub(margin).max(Duration::from_millis(1));
@@ -364,6 +367,7 @@ impl Budget {
         }
         if let Some(c) = limits.clock {
             let plan = Plan::new(&c, empties);
+            solve_move = plan.first_solve == Some(empties);
             soft = Some(soft.map_or(plan.target, |x| x.min(plan.target)));
             hard = Some(hard.map_or(plan.hard, |x| x.min(plan.hard)));
         }
@@ -373,7 +377,25 @@ impl Budget {
             max_depth: limits.depth.unwrap_or(60).clamp(1, 60),
             nodes: limits.nodes,
             solve_empties: limits.solve_empties,
+            solve_move,
         }
+    }
+
+    /// The deepest midgame iteration run before a timed solve at `empties`.
+    fn presolve_depth(&self, empties: u32) -> u32 {
+        empties
+            .saturating_sub(PRESOLVE_GAP)
+            .min(PRESOLVE_MAX_DEPTH)
+            .min(self.max_depth.saturating_sub(1))
+    }
+
+    /// Whether midgame iteration `depth` at `empties` is one of a solve move's iterations
+    /// before its solve. Those answer to the hard deadline only
+    /// ([`Budget::should_resume_iteration`]), not to the target: the target of a solve move is
+    /// the solve's, and a slow start (a fresh table's page faults on a loaded machine took
+    /// 126 ms to depth 4 against a 141 ms target) must not end the move before its solve.
+    pub fn before_planned_solve(&self, empties: u32, depth: u32) -> bool {
+        self.solve_move && depth <= self.presolve_depth(empties)
     }
 
     /// Whether an iteration may start, given the time used so far and the last iteration's
@@ -445,10 +467,7 @@ impl Budget {
         {
             return false;
         }
-        let presolve = empties
-            .saturating_sub(PRESOLVE_GAP)
-            .min(PRESOLVE_MAX_DEPTH)
-            .min(self.max_depth.saturating_sub(1));
+        let presolve = self.presolve_depth(empties);
         if depth <= presolve
             || self.max_depth + 10 < empties
             || self.solve_empties.is_some_and(|s| empties > s)
@@ -490,10 +509,7 @@ impl Budget {
                 SolveKind::None
             };
         }
-        let presolve = empties
-            .saturating_sub(PRESOLVE_GAP)
-            .min(PRESOLVE_MAX_DEPTH)
-            .min(self.max_depth.saturating_sub(1));
+        let presolve = self.presolve_depth(empties);
         if depth <= presolve || self.solve_empties.is_some_and(|s| empties > s) {
             return SolveKind::None;
         }

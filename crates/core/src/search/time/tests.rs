@@ -399,6 +399,7 @@ fn a_first_pass_gives_up_early_enough_for_more_midgame() {
         max_depth: 60,
         nodes: None,
         solve_empties: None,
+        solve_move: false,
     };
     // Room to spare: the pass may run `pass_tail` times its expected time.
     let d = budget.first_pass_deadline(ms(10), ms(20), ms(2)).unwrap();
@@ -458,4 +459,38 @@ fn a_level_s_solve_empties_decide_the_untimed_solve_and_bound_the_timed_one() {
         Budget::new(&timed, 16).solve_kind(16, 15e6, ms(0), 8),
         SolveKind::Exact
     );
+}
+
+/// A solve move's iterations before its solve answer to the hard deadline only: a slow start
+/// past the (solve-sized) target still reaches the solve. Other moves keep the target.
+#[test]
+fn a_solve_moves_presolve_iterations_ignore_the_target() {
+    let clock = Clock {
+        remaining: Duration::from_secs(600),
+        increment: Duration::ZERO,
+    };
+    let limits = Limits {
+        clock: Some(expected_clock(&clock, 20)),
+        ..Limits::default()
+    };
+    let budget = Budget::new(&limits, 20);
+    assert!(budget.solve_move, "{budget:?}");
+    let soft = budget.soft.unwrap();
+    let late = soft.mul_f64(STRETCH) + ms(1);
+    // Past the target: an ordinary iteration may not start...
+    assert!(!budget.should_start_iteration(late, ms(5)));
+    // ...but depths up to the presolve depth (20 - 12 = 8) are before the solve.
+    assert!(budget.before_planned_solve(20, 5));
+    assert!(budget.before_planned_solve(20, 8));
+    assert!(!budget.before_planned_solve(20, 9));
+    assert!(budget.should_resume_iteration(late, ms(5)));
+    // The solve then fits at the solver's usual speed.
+    assert_eq!(budget.solve_kind(20, 15e6, late, 9), SolveKind::Exact);
+    // A midgame move of the same game is not a solve move.
+    let limits = Limits {
+        clock: Some(expected_clock(&clock, 40)),
+        ..Limits::default()
+    };
+    let midgame = Budget::new(&limits, 40);
+    assert!(!midgame.solve_move && !midgame.before_planned_solve(40, 3));
 }
