@@ -394,11 +394,11 @@ fn quality_count_scores_the_first_positions_against_the_file() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
-    // Rows: number, empties, move, its score, the best score, loss, depth, nodes, ms.
+    // Rows: number, empties, move, its score, the best score, loss, value, depth, nodes, ms.
     let mut losses = Vec::new();
     for (i, (line, entry)) in lines[1..4].iter().zip(&entries).enumerate() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(f.len(), 9, "{out}");
+        assert_eq!(f.len(), 10, "{out}");
         assert_eq!(f[..2], [(i + 1).to_string(), "30".to_string()], "{out}");
         let mv: othello::Move = f[2].parse().unwrap();
         let othello::Move::Place(sq) = mv else {
@@ -410,9 +410,10 @@ fn quality_count_scores_the_first_positions_against_the_file() {
         assert_eq!(f[3], format!("{score:+}"), "{out}");
         assert_eq!(f[4], format!("{best:+}"), "{out}");
         assert_eq!(f[5], (best - score).to_string(), "{out}");
-        assert_eq!(f[6], "2", "{out}");
-        assert!(f[7].parse::<u64>().unwrap() > 0, "{out}");
-        assert!(f[8].parse::<f64>().unwrap() >= 0.0, "{out}");
+        assert!(f[6].parse::<f64>().unwrap().abs() <= 64.0, "{out}");
+        assert_eq!(f[7], "2", "{out}");
+        assert!(f[8].parse::<u64>().unwrap() > 0, "{out}");
+        assert!(f[9].parse::<f64>().unwrap() >= 0.0, "{out}");
         losses.push(best - score);
     }
     let best_moves = losses.iter().filter(|&&l| l == 0).count();
@@ -429,7 +430,7 @@ fn quality_count_scores_the_first_positions_against_the_file() {
             .lines()
             .skip(1)
             .filter(|l| !l.starts_with("total"))
-            .map(|l| l.split_whitespace().nth(7).unwrap().to_string())
+            .map(|l| l.split_whitespace().nth(8).unwrap().to_string())
             .collect()
     };
     let hand = othello(&[
@@ -469,7 +470,10 @@ fn quality_game_clock_alone_is_a_limit_and_a_long_one_solves() {
         .collect();
     assert_eq!(rows.len(), 2, "{out}");
     for f in rows {
-        assert_eq!((f[1], f[5], f[6]), ("20", "0", "20"), "{out}");
+        assert_eq!((f[1], f[5], f[7]), ("20", "0", "20"), "{out}");
+        // A solve's value is the exact best score.
+        let value: f64 = f[6].parse().unwrap();
+        assert_eq!(value, f[4].parse::<f64>().unwrap(), "{out}");
     }
 }
 

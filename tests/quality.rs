@@ -56,6 +56,7 @@ fn depth_2_rows_agree_with_the_file_and_totals_with_the_rows() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), POSITIONS + 2, "{text}");
     let (mut best_moves, mut total_loss, mut nodes) = (0, 0, 0);
+    let (mut within_3, mut value_error) = (0usize, 0.0f64);
     for (i, (row, entry)) in s.rows.iter().zip(entries).enumerate() {
         let board = entry.position.board;
         let Move::Place(sq) = row.chosen else {
@@ -75,7 +76,7 @@ fn depth_2_rows_agree_with_the_file_and_totals_with_the_rows() {
         assert_eq!((row.number, row.empties, row.depth), (i + 1, 30, 2));
         assert!(row.nodes > 0);
 
-        // The printed row: number, empties, move, score, best, loss, depth, nodes.
+        // The printed row: number, empties, move, score, best, loss, value, depth, nodes.
         let fields: Vec<&str> = lines[i + 1].split_whitespace().collect();
         let expected = [
             (i + 1).to_string(),
@@ -84,10 +85,14 @@ fn depth_2_rows_agree_with_the_file_and_totals_with_the_rows() {
             format!("{score:+}"),
             format!("{best:+}"),
             (best - score).to_string(),
+            format!("{:+.1}", row.value),
             "2".to_string(),
             row.nodes.to_string(),
         ];
-        assert_eq!(fields[..8], expected, "{text}");
+        assert_eq!(fields[..9], expected, "{text}");
+        let error = (row.value - f64::from(best)).abs();
+        within_3 += (error <= 3.0) as usize;
+        value_error += error;
 
         best_moves += (score == best) as usize;
         total_loss += i64::from(best - score);
@@ -101,9 +106,12 @@ fn depth_2_rows_agree_with_the_file_and_totals_with_the_rows() {
     let mean = total_loss as f64 / POSITIONS as f64;
     assert!((s.best_move_rate() - rate).abs() < 1e-9);
     assert!((s.mean_loss() - mean).abs() < 1e-9);
+    let within = 100.0 * within_3 as f64 / POSITIONS as f64;
+    let mae = value_error / POSITIONS as f64;
     let totals = format!(
         "total: {POSITIONS} positions, best move {rate:.1}% ({best_moves}/{POSITIONS}), \
-         mean loss {mean:.2} discs, {nodes} nodes, "
+         mean loss {mean:.2} discs, value within 3 discs {within:.1}%, value MAE {mae:.2} \
+         discs, {nodes} nodes, "
     );
     assert!(lines[POSITIONS + 1].starts_with(&totals), "{text}");
 }

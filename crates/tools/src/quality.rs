@@ -10,7 +10,10 @@
 //! - its **loss** is the file's best score minus the file's score of the chosen move, in discs
 //!   (0 when the search found a best move, never negative);
 //! - the **best-move rate** is the share of positions with loss 0;
-//! - the **mean loss** is the average loss over the positions.
+//! - the **mean loss** is the average loss over the positions;
+//! - the search's **value** of the position is compared with the file's best score: the share
+//!   of positions where it is within 3 discs, and the mean absolute error in discs (the
+//!   figures the strongest engines publish for Edax's hard sets at depth 15).
 //!
 //! The two figures measure the search and the evaluator together: a deeper or better-ordered
 //! search and a more accurate evaluation both raise the rate and lower the loss. Nodes and time
@@ -61,6 +64,8 @@ pub struct QualityRow {
     pub score: Option<i32>,
     /// The file's best score; `None` if the position has no move list.
     pub best: Option<i32>,
+    /// The search's value of the position, in discs (for the side to move).
+    pub value: f64,
     /// Depth of the last completed iteration (the number of empties for a solve).
     pub depth: u32,
     /// Nodes searched.
@@ -101,6 +106,12 @@ pub struct QualitySummary {
     pub best_moves: usize,
     /// Sum of the losses of the scored positions, in discs.
     pub total_loss: i64,
+    /// Positions with a best score whose searched value is within 3 discs of it.
+    pub within_3: usize,
+    /// Sum of `|value − best score|` over the positions with a best score, in discs.
+    pub total_value_error: f64,
+    /// Positions with a best score (those the value figures count).
+    pub valued: usize,
     /// Nodes searched in all.
     pub nodes: u64,
     /// Search time in all.
@@ -116,6 +127,16 @@ impl QualitySummary {
     /// Mean loss over the scored positions, in discs (0 without any).
     pub fn mean_loss(&self) -> f64 {
         ratio(self.total_loss as f64, self.scored)
+    }
+
+    /// Percentage of positions whose searched value is within 3 discs of the best score.
+    pub fn within_3_rate(&self) -> f64 {
+        ratio(self.within_3 as f64 * 100.0, self.valued)
+    }
+
+    /// Mean absolute error of the searched values against the best scores, in discs.
+    pub fn value_mae(&self) -> f64 {
+        ratio(self.total_value_error, self.valued)
     }
 
     /// Mean search time per position searched, in milliseconds.
@@ -142,6 +163,12 @@ impl QualitySummary {
                 self.total_loss += i64::from(loss);
             }
             None => self.errors += 1,
+        }
+        if let Some(best) = row.best {
+            let error = (row.value - f64::from(best)).abs();
+            self.valued += 1;
+            self.within_3 += (error <= 3.0) as usize;
+            self.total_value_error += error;
         }
         self.nodes += row.nodes;
         self.elapsed += row.elapsed;
@@ -172,8 +199,9 @@ fn score_text(score: Option<i32>) -> String {
 
 /// `othello quality`: search every position of `entries` with `options.limits`, score each
 /// chosen move against the file, and print a header, one line per position (number, empties,
-/// chosen move, its score, the best score, the loss, depth, nodes, milliseconds) and a totals
-/// line (positions, best-move rate, mean loss, nodes, mean milliseconds, nodes per second).
+/// chosen move, its score, the best score, the loss, the searched value, depth, nodes,
+/// milliseconds) and a totals line (positions, best-move rate, mean loss, the share of values
+/// within 3 discs and their mean error, nodes, mean milliseconds, nodes per second).
 ///
 /// Positions that cannot be scored get a row ending in `error: ...` and are counted in
 /// [`QualitySummary::errors`]; the caller decides whether that fails the run.
@@ -200,8 +228,8 @@ pub fn run_quality(
     let mut summary = QualitySummary::default();
     writeln!(
         out,
-        "{:>4} {:>3} {:>4} {:>5} {:>5} {:>4} {:>5} {:>12} {:>9}",
-        "#", "emp", "move", "score", "best", "loss", "depth", "nodes", "ms"
+        "{:>4} {:>3} {:>4} {:>5} {:>5} {:>4} {:>6} {:>5} {:>12} {:>9}",
+        "#", "emp", "move", "score", "best", "loss", "value", "depth", "nodes", "ms"
     )?;
     for (i, entry) in entries.iter().enumerate() {
         searcher.clear();
@@ -217,13 +245,14 @@ pub fn run_quality(
             chosen: result.best,
             score: entry.score_of(result.best),
             best: entry.best_score(),
+            value: result.value.discs(),
             depth: result.depth,
             nodes: result.nodes,
             elapsed: result.elapsed,
         };
         write!(
             out,
-            "{:>4} {:>3} {:>4} {:>5} {:>5} {:>4} {:>5} {:>12} {:>9.2}",
+            "{:>4} {:>3} {:>4} {:>5} {:>5} {:>4} {:>+6.1} {:>5} {:>12} {:>9.2}",
             row.number,
             row.empties,
             row.chosen.to_string(),
@@ -231,6 +260,7 @@ pub fn run_quality(
             score_text(row.best),
             row.loss()
                 .map_or_else(|| "-".to_string(), |l| l.to_string()),
+            row.value,
             row.depth,
             row.nodes,
             row.elapsed.as_secs_f64() * 1e3,
@@ -244,13 +274,15 @@ pub fn run_quality(
     }
     write!(
         out,
-        "total: {} positions, best move {:.1}% ({}/{}), mean loss {:.2} discs, {} nodes, \
-         {:.2} ms/position, {:.0} nodes/s",
+        "total: {} positions, best move {:.1}% ({}/{}), mean loss {:.2} discs, value within 3 \
+         discs {:.1}%, value MAE {:.2} discs, {} nodes, {:.2} ms/position, {:.0} nodes/s",
         summary.rows.len(),
         summary.best_move_rate(),
         summary.best_moves,
         summary.scored,
         summary.mean_loss(),
+        summary.within_3_rate(),
+        summary.value_mae(),
         summary.nodes,
         summary.mean_ms(),
         summary.nodes_per_second(),
@@ -275,6 +307,7 @@ mod tests {
             chosen: Move::Pass,
             score,
             best,
+            value: 0.0,
             depth: 1,
             nodes: 10,
             elapsed: Duration::from_millis(2),
@@ -297,6 +330,25 @@ mod tests {
         assert!((s.mean_ms() - 2.0).abs() < 1e-9);
         assert_eq!(s.nodes, 40);
         assert!((s.nodes_per_second() - 5000.0).abs() < 1e-6);
+        // Values (all 0 here) against the best scores 4, 4, 0, 0: within 3 discs twice.
+        assert_eq!((s.valued, s.within_3), (4, 2));
+        assert!((s.within_3_rate() - 50.0).abs() < 1e-9);
+        assert!((s.value_mae() - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn value_figures_take_the_error_both_ways_and_three_discs_inclusive() {
+        let mut s = QualitySummary::default();
+        for (value, best) in [(3.0, 0), (-3.5, 0), (10.0, 12), (5.0, 2), (-1.0, -1)] {
+            let mut r = row(Some(best), Some(best));
+            r.value = value;
+            s.add(r);
+        }
+        let mut bare = row(None, None);
+        bare.value = 40.0;
+        s.add(bare);
+        assert_eq!((s.valued, s.within_3), (5, 4));
+        assert!((s.value_mae() - (3.0 + 3.5 + 2.0 + 3.0 + 0.0) / 5.0).abs() < 1e-9);
     }
 
     #[test]
