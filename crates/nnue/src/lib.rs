@@ -6,6 +6,7 @@
 
 pub mod data;
 pub mod eval;
+pub mod factor;
 pub mod features;
 pub mod file;
 pub mod net;

@@ -343,8 +343,15 @@ impl<T: Real> Params<T> {
 
     /// The network's value of `input`, in discs.
     pub fn forward(&self, input: &Input, s: &mut Scratch<T>) -> T {
+        self.forward_plus(input, &[], s)
+    }
+
+    /// The network's value of `input` with `add` added to the accumulator (the trainer's
+    /// factors, [`crate::factor`]; empty for none), in discs.
+    pub fn forward_plus(&self, input: &Input, add: &[T], s: &mut Scratch<T>) -> T {
         let mut acc = std::mem::take(&mut s.acc);
         self.accumulate(&input.rows, &mut acc);
+        acc.iter_mut().zip(add).for_each(|(a, x)| *a += *x);
         s.acc = acc;
         self.head(&input.extra, input.bucket, s)
     }
@@ -361,7 +368,23 @@ impl<T: Real> Params<T> {
         grads: &mut DenseGrads<T>,
         d_acc: &mut [T],
     ) -> T {
-        let y = self.forward(input, s);
+        self.forward_backward_plus(input, &[], target, scale, s, grads, d_acc)
+    }
+
+    /// [`Params::forward_backward`] with `add` added to the accumulator
+    /// ([`Params::forward_plus`]); `d_acc` is also the gradient of `add`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward_backward_plus(
+        &self,
+        input: &Input,
+        add: &[T],
+        target: T,
+        scale: T,
+        s: &mut Scratch<T>,
+        grads: &mut DenseGrads<T>,
+        d_acc: &mut [T],
+    ) -> T {
+        let y = self.forward_plus(input, add, s);
         let (h, l2, n, b) = (
             self.arch.hidden,
             self.arch.l2,

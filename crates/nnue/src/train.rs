@@ -20,6 +20,7 @@ use std::time::Instant;
 use othello_core::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
 
 use crate::data::{self, Position};
+use crate::factor::Factors;
 use crate::features;
 use crate::file::{fnv1a64, save_weights, write_atomic};
 use crate::net::{Arch, DenseGrads, Input, Params, Scratch};
@@ -68,6 +69,9 @@ pub struct Config {
     /// Shapes left out (indices into `PATTERNS`): their rows stay zero, so the network reads
     /// only the other shapes' placements and the engine skips these (a smaller table).
     pub dropped: Vec<usize>,
+    /// Train the embedding factorised ([`crate::factor`]): per-square vectors shared by the
+    /// rows, folded into them in every written network.
+    pub factor: bool,
 }
 
 impl Config {
@@ -93,7 +97,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -112,7 +116,8 @@ impl Config {
                 String::new()
             } else {
                 format!(" dropped {:?}", self.dropped)
-            }
+            },
+            if self.factor { " factor" } else { "" }
         )
     }
 }
@@ -129,13 +134,16 @@ struct State {
     bad_epochs: usize,
     finished: bool,
     elapsed: f64,
+    /// The factor vectors and their Adam moments (empty without `--factor`).
+    fac: [Vec<f32>; 3],
 }
 
 const CKPT_MAGIC: &[u8; 8] = b"OthNnCk1";
 
 impl State {
-    fn new(arch: Arch, seed: u64) -> State {
+    fn new(arch: Arch, seed: u64, factors: usize) -> State {
         let params = Params::init(arch, seed);
+        let fac = std::array::from_fn(|_| vec![0f32; factors * arch.hidden]);
         let zeros: Vec<Vec<f32>> = arch.group_sizes().iter().map(|&n| vec![0.0; n]).collect();
         State {
             params,
@@ -148,6 +156,7 @@ impl State {
             bad_epochs: 0,
             finished: false,
             elapsed: 0.0,
+            fac,
         }
     }
 
@@ -169,7 +178,7 @@ impl State {
                 out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        for g in self.m.iter().chain(&self.v) {
+        for g in self.m.iter().chain(&self.v).chain(&self.fac) {
             for w in g {
                 out.extend_from_slice(&w.to_le_bytes());
             }
@@ -179,8 +188,13 @@ impl State {
         out
     }
 
-    fn from_bytes(bytes: &[u8], arch: Arch, fingerprint: &str) -> Result<State, String> {
-        let n = arch.param_count();
+    fn from_bytes(
+        bytes: &[u8],
+        arch: Arch,
+        factors: usize,
+        fingerprint: &str,
+    ) -> Result<State, String> {
+        let n = arch.param_count() + factors * arch.hidden;
         if bytes.len() < 8 + 4 || &bytes[0..8] != CKPT_MAGIC {
             return Err("not a trainer checkpoint (bad magic)".into());
         }
@@ -219,7 +233,7 @@ impl State {
         let bad_epochs = u32::from_le_bytes(take(4).try_into().unwrap()) as usize;
         let finished = take(1)[0] != 0;
         let elapsed = f64::from_le_bytes(take(8).try_into().unwrap());
-        let mut s = State::new(arch, 0);
+        let mut s = State::new(arch, 0, factors);
         let read = |dst: &mut [f32], src: &[u8]| {
             for (w, c) in dst.iter_mut().zip(src.chunks_exact(4)) {
                 *w = f32::from_le_bytes(c.try_into().unwrap());
@@ -229,7 +243,7 @@ impl State {
             let len = g.len();
             read(g, take(4 * len));
         }
-        for g in s.m.iter_mut().chain(s.v.iter_mut()) {
+        for g in s.m.iter_mut().chain(s.v.iter_mut()).chain(s.fac.iter_mut()) {
             let len = g.len();
             read(g, take(4 * len));
         }
@@ -280,6 +294,9 @@ fn row_ranges(arch: &Arch, threads: usize) -> Vec<(usize, usize, usize, usize)> 
 struct Worker {
     scratch: Scratch<f32>,
     grads: DenseGrads<f32>,
+    /// The factors' gradient and one sample's factor sum (empty without factors).
+    fgrad: Vec<f32>,
+    add: Vec<f32>,
     sq: f64,
     abs: f64,
 }
@@ -385,10 +402,12 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     }
     let arch = Arch::new(cfg.hidden, cfg.l2, cfg.buckets);
     let fingerprint = cfg.fingerprint(&files);
+    let factors = cfg.factor.then(Factors::new);
+    let nf = factors.as_ref().map_or(0, |f| f.count);
     let last = ckpt_dir.join("last.ckpt");
     let mut state = if last.exists() {
         let bytes = std::fs::read(&last).map_err(|e| format!("{}: {e}", last.display()))?;
-        let s = State::from_bytes(&bytes, arch, &fingerprint)
+        let s = State::from_bytes(&bytes, arch, nf, &fingerprint)
             .map_err(|e| format!("{}: {e}", last.display()))?;
         log_line(
             &log,
@@ -403,7 +422,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         );
         s
     } else {
-        let mut state = State::new(arch, cfg.seed);
+        let mut state = State::new(arch, cfg.seed, nf);
         // Dropped shapes' rows start at zero and are never updated (see the scatter below).
         let h = arch.hidden;
         for &shape in &cfg.dropped {
@@ -451,6 +470,8 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         .map(|_| Worker {
             scratch: Scratch::new(&arch),
             grads: DenseGrads::zeros(&arch),
+            fgrad: vec![0.0; nf * arch.hidden],
+            add: vec![0.0; if nf > 0 { arch.hidden } else { 0 }],
             sq: 0.0,
             abs: 0.0,
         })
@@ -485,12 +506,14 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             // Phase 1: forward and backward, data-parallel.
             for w in workers.iter_mut() {
                 w.grads.clear();
+                w.fgrad.iter_mut().for_each(|x| *x = 0.0);
                 w.sq = 0.0;
                 w.abs = 0.0;
             }
             {
                 let params = &state.params;
                 let train = &ds.train;
+                let (factors, fac) = (factors.as_ref(), &state.fac[0]);
                 std::thread::scope(|s| {
                     for (((w, idx), da), rb) in workers
                         .iter_mut()
@@ -503,14 +526,23 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                                 let p = &train[i as usize];
                                 let input = Input::of(p.player, p.opponent, params.arch.buckets);
                                 let target = p.label as f32 / 100.0;
-                                let y = params.forward_backward(
+                                if let Some(f) = factors {
+                                    w.add.iter_mut().for_each(|x| *x = 0.0);
+                                    f.add_to(&input.rows, fac, &mut w.add);
+                                }
+                                let d = &mut da[k * h..(k + 1) * h];
+                                let y = params.forward_backward_plus(
                                     &input,
+                                    &w.add,
                                     target,
                                     scale,
                                     &mut w.scratch,
                                     &mut w.grads,
-                                    &mut da[k * h..(k + 1) * h],
+                                    d,
                                 );
+                                if let Some(f) = factors {
+                                    f.scatter(&input.rows, d, &mut w.fgrad);
+                                }
                                 let e = (y - target) as f64;
                                 w.sq += e * e;
                                 w.abs += e.abs();
@@ -624,6 +656,18 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                     1.0,
                 );
             }
+            if nf > 0 {
+                let (first, rest) = workers.split_first_mut().expect("one worker at least");
+                for w in rest.iter() {
+                    first
+                        .fgrad
+                        .iter_mut()
+                        .zip(&w.fgrad)
+                        .for_each(|(a, b)| *a += *b);
+                }
+                let [f, fm, fv] = &mut state.fac;
+                adam(f, fm, fv, &first.fgrad, lr_t, 1.0);
+            }
             if last_report.elapsed().as_secs_f64() > 60.0 {
                 let done = (bi + 1) * cfg.batch;
                 log::info!(
@@ -650,7 +694,12 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         }
         let train_time = t0.elapsed().as_secs_f64();
         let samples = order.len() as f64;
-        let (val_mae, val_mse, bands) = validate(&state.params, &ds.valid, threads);
+        // What the network file holds: the rows with the factors folded in.
+        let folded = factors
+            .as_ref()
+            .map(|f| f.fold(&state.params, &state.fac[0]));
+        let written = folded.as_ref().unwrap_or(&state.params);
+        let (val_mae, val_mse, bands) = validate(written, &ds.valid, threads);
         state.elapsed += t0.elapsed().as_secs_f64();
         state.epoch = epoch;
         let improved = val_mae < state.best_mae;
@@ -665,10 +714,10 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             state.finished = true;
         }
         let weights = ckpt_dir.join(format!("epoch-{epoch:03}.nnue"));
-        save_weights(&state.params, &weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+        save_weights(written, &weights).map_err(|e| format!("{}: {e}", weights.display()))?;
         if improved {
             let best = cfg.dir.join("best.nnue");
-            save_weights(&state.params, &best).map_err(|e| format!("{}: {e}", best.display()))?;
+            save_weights(written, &best).map_err(|e| format!("{}: {e}", best.display()))?;
         }
         write_atomic(&last, &state.to_bytes(&fingerprint))
             .map_err(|e| format!("{}: {e}", last.display()))?;

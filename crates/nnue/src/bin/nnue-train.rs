@@ -10,7 +10,7 @@ const USAGE: &str =
     "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
-       [--drop-shapes NAME,...]
+       [--drop-shapes NAME,...] [--factor on|off]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt.";
@@ -35,6 +35,7 @@ fn parse() -> Result<Config, String> {
         seed: 1,
         threads: 2,
         dropped: Vec::new(),
+        factor: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -71,6 +72,13 @@ fn parse() -> Result<Config, String> {
             "--epoch-samples" => c.epoch_samples = int(&v)?,
             "--seed" => c.seed = int(&v)? as u64,
             "--threads" => c.threads = int(&v)?,
+            "--factor" => {
+                c.factor = match v.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--factor: on or off, not {v:?}")),
+                }
+            }
             "--drop-shapes" => {
                 for name in v.split(',').filter(|n| !n.is_empty()) {
                     let shape = PATTERNS
@@ -95,6 +103,9 @@ fn parse() -> Result<Config, String> {
     if c.hidden == 0 || c.hidden > 1024 || c.l2 == 0 || c.l2 > 256 || !(1..=61).contains(&c.buckets)
     {
         return Err("bad dimensions (H 1-1024, L2 1-256, buckets 1-61)".into());
+    }
+    if c.factor && !c.dropped.is_empty() {
+        return Err("--factor on and --drop-shapes cannot be combined".into());
     }
     if c.batch == 0 || c.threads == 0 || c.patience == 0 {
         return Err("--batch, --threads and --patience must be positive".into());

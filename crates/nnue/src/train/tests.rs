@@ -23,20 +23,20 @@ fn row_ranges_cover_the_rows_by_whole_shapes() {
 #[test]
 fn checkpoint_round_trip() {
     let arch = Arch::new(2, 2, 2);
-    let mut s = State::new(arch, 5);
+    let mut s = State::new(arch, 5, 3);
     s.step = 42;
     s.epoch = 3;
     s.best_mae = 3.5;
     s.m[2][1] = 0.25;
     let bytes = s.to_bytes("fp");
-    let back = State::from_bytes(&bytes, arch, "fp").unwrap();
+    let back = State::from_bytes(&bytes, arch, 3, "fp").unwrap();
     assert_eq!(back.params, s.params);
     assert_eq!(back.m, s.m);
     assert_eq!((back.step, back.epoch, back.best_mae), (42, 3, 3.5));
-    assert!(State::from_bytes(&bytes, arch, "other").is_err());
+    assert!(State::from_bytes(&bytes, arch, 3, "other").is_err());
     let mut bad = bytes.clone();
     bad[100] ^= 1;
-    assert!(State::from_bytes(&bad, arch, "fp").is_err());
+    assert!(State::from_bytes(&bad, arch, 3, "fp").is_err());
 }
 
 /// Whole runs on a small data file.
@@ -91,6 +91,7 @@ mod run {
             seed: 1,
             threads: 2,
             dropped: Vec::new(),
+            factor: false,
         };
         (root, cfg)
     }
@@ -112,6 +113,42 @@ mod run {
         assert!(log.lines().any(|l| l.starts_with("epoch 3 ")), "{log}");
         // Other settings are refused.
         cfg.hidden = 6;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// A factorised run: it learns, resumes with its factors, and is refused without them.
+    /// Its written network is the folded one: a validation position evaluates as in the log.
+    #[test]
+    fn factorised_runs_train_and_resume() {
+        let (root, mut cfg) = small_run("factor");
+        cfg.factor = true;
+        cfg.epochs = 2;
+        run(&cfg).unwrap();
+        let e2 = crate::load_weights(&cfg.dir.join("ckpt/epoch-002.nnue")).unwrap();
+        cfg.epochs = 3;
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(
+            log.contains("# resumed from") && log.contains(" factor"),
+            "{log}"
+        );
+        let mae = |line: &str| -> f64 {
+            let v: Vec<&str> = line.split_whitespace().collect();
+            let at = v.iter().position(|&w| w == "val_mae").unwrap();
+            v[at + 1].parse().unwrap()
+        };
+        let epochs: Vec<f64> = log
+            .lines()
+            .filter(|l| l.starts_with("epoch "))
+            .map(mae)
+            .collect();
+        assert_eq!(epochs.len(), 3, "{log}");
+        assert!(epochs[2] < 8.0, "no learning: {epochs:?}");
+        // The resumed epoch continued from epoch 2's state (its network differs from it).
+        let e3 = crate::load_weights(&cfg.dir.join("ckpt/epoch-003.nnue")).unwrap();
+        assert_ne!(e2.params.emb, e3.params.emb);
+        cfg.factor = false;
         assert!(run(&cfg).unwrap_err().contains("other settings"));
         std::fs::remove_dir_all(&root).ok();
     }
