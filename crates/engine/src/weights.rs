@@ -102,6 +102,7 @@ pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, Weigh
     // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
     let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
     let net = net.with_lazy_margin(lazy_margin());
+    let net = net.with_pattern_below(pattern_below());
     let net = match read_model_beside(path)? {
         Some(text) => net.with_mpc_model_text(text),
         None => net,
@@ -126,6 +127,30 @@ fn lazy_margin() -> Option<i32> {
             _ => {
                 log::warn!("OTHELLO_NNUE_LAZY={text:?}: expected centi-discs 0 to 6400 or off");
                 Some(LAZY_MARGIN)
+            }
+        },
+    }
+}
+
+/// The empties at and below which a network hands positions to the embedded pattern weights
+/// ([`NnueEval::with_pattern_below`]).
+pub const PATTERN_BELOW: Option<u32> = None;
+
+/// [`PATTERN_BELOW`], or `$OTHELLO_NNUE_PATTERN_BELOW` (empties 0 to 60, or `off`) for
+/// experiments (docs/dev/NNUE.md); a value that cannot be read is logged and ignored.
+fn pattern_below() -> Option<u32> {
+    let Ok(text) = std::env::var("OTHELLO_NNUE_PATTERN_BELOW") else {
+        return PATTERN_BELOW;
+    };
+    match text.trim() {
+        "off" => None,
+        t => match t.parse::<u32>() {
+            Ok(e) if e <= 60 => Some(e),
+            _ => {
+                log::warn!(
+                    "OTHELLO_NNUE_PATTERN_BELOW={text:?}: expected empties 0 to 60 or off"
+                );
+                PATTERN_BELOW
             }
         },
     }

@@ -374,6 +374,7 @@ impl FloatNet {
             mpc_model: None,
             orderer: None,
             lazy_margin: None,
+            pattern_below: None,
         })
     }
 

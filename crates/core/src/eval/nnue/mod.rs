@@ -229,6 +229,9 @@ pub struct NnueEval {
     /// How far outside a leaf's window the orderer's estimate must lie to stand for the
     /// network's value ([`Evaluator::evaluate_child_window_in`]), centi-discs; `None`: never.
     lazy_margin: Option<i32>,
+    /// Positions with at most this many empty squares get the orderer's value instead of the
+    /// network's ([`NnueEval::with_pattern_below`]); `None`: never.
+    pattern_below: Option<u32>,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -274,6 +277,16 @@ impl NnueEval {
     /// leaf). Only with an orderer ([`NnueEval::with_orderer`]).
     pub fn with_lazy_margin(mut self, margin: Option<i32>) -> NnueEval {
         self.lazy_margin = margin;
+        self
+    }
+
+    /// This network handing positions with at most `empties` empty squares to its orderer's
+    /// pattern weights (`None`: the network values every position). Only with an orderer
+    /// ([`NnueEval::with_orderer`]). Near the end of the game the network is the weaker of
+    /// the two (docs/dev/NNUE.md, session 36): a midgame search from 23 empties to depth 15
+    /// has its leaves at 8.
+    pub fn with_pattern_below(mut self, empties: Option<u32>) -> NnueEval {
+        self.pattern_below = empties;
         self
     }
 
@@ -367,9 +380,17 @@ impl NnueEval {
         self.w2_mobility[b * 2 * l2..(b + 1) * 2 * l2].split_at(l2)
     }
 
-    /// The value in centi-discs of (`p`, `o`) whose indices are `idx`.
+    /// The value in centi-discs of (`p`, `o`) whose indices are `idx`: the network's, or the
+    /// orderer's at [`NnueEval::with_pattern_below`]'s empties.
     #[inline(always)]
     fn centi<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> i32 {
+        if let (Some(pattern), Some(below)) = (&self.orderer, self.pattern_below) {
+            if (!(p | o)).count_ones() <= below {
+                return crate::eval::pattern::units_to_centi(
+                    pattern.units_from_indices_on::<C>(idx, p, o),
+                );
+            }
+        }
         let y = self.forward::<C>(idx, p, o) * 100.0;
         clamp_score(y.round() as i64)
     }

@@ -398,6 +398,51 @@ fn lazy_leaves_take_the_estimate_only_far_outside_the_window() {
     assert!(estimates > 100 && values > 100, "{estimates} {values}");
 }
 
+/// With `with_pattern_below(K)`, a position with at most K empties gets the orderer's value
+/// on every entry point and code path, a position with more the network's; without an
+/// orderer the setting does nothing.
+#[test]
+fn positions_near_the_end_take_the_pattern_value_below_the_threshold() {
+    let pattern = crate::eval::builtin::default_pattern();
+    let net = random_net(16, 8, 2, 17).quantise().unwrap();
+    let below = 40;
+    let hybrid = random_net(16, 8, 2, 17)
+        .quantise()
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_pattern_below(Some(below));
+    let orphan = random_net(16, 8, 2, 17)
+        .quantise()
+        .unwrap()
+        .with_pattern_below(Some(below));
+    let mut state = hybrid.new_state();
+    let (mut near, mut far) = (0, 0);
+    for b in positions(200, 18) {
+        let (p, o) = (b.player(), b.opponent());
+        for sq in squares(b.moves()) {
+            let (f, child) = (b.flips(sq), b.play(sq));
+            let expected = if child.empty_count() <= below {
+                near += 1;
+                pattern.evaluate(&child)
+            } else {
+                far += 1;
+                net.evaluate(&child)
+            };
+            assert_eq!(hybrid.evaluate(&child), expected);
+            assert_eq!(orphan.evaluate(&child), net.evaluate(&child));
+            for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                state.reset(p, o);
+                let got = with_cpu!(path, C => hybrid.evaluate_child_in::<C>(&mut state, p, o, sq, f));
+                assert_eq!(got, expected, "{path}");
+                state.reset(p, o);
+                let got = with_cpu!(path, C => hybrid.evaluate_child_window_in::<C>(&mut state, p, o, sq, f, -6400, 6400));
+                assert_eq!(got, expected, "{path}");
+            }
+        }
+    }
+    assert!(near > 100 && far > 100, "{near} {far}");
+}
+
 /// Walks random games through the state as a search does (push a move, evaluate the new
 /// node's children, pass, pop back and evaluate the parent's children again) on every code
 /// path, for the pattern evaluator and the network: every value through the state equals the
