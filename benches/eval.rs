@@ -8,7 +8,8 @@
 //!
 //! The neural evaluator (`nnue_eval`) is timed the same way, with the network of
 //! `$OTHELLO_NNUE` if it names one, else a seeded random network of the shipped dimensions (H 64,
-//! L2 32, 8 buckets): its cost does not depend on the weights.
+//! L2 32, 8 buckets): its cost does not depend on the weights. On a processor with AVX-512,
+//! `nnue_eval/position_avx2` times the same network on its AVX2 kernel, for comparison.
 //!
 //! Run briefly with: `cargo bench --bench eval -- --warm-up-time 1 --measurement-time 3`.
 
@@ -134,6 +135,17 @@ fn nnue(c: &mut Criterion) {
                 .sum::<i64>()
         })
     });
+    if net.uses_avx512() {
+        let avx2 = network().with_avx512(false);
+        group.bench_function("position_avx2", |bench| {
+            bench.iter(|| {
+                black_box(&positions)
+                    .iter()
+                    .map(|b| avx2.evaluate(b) as i64)
+                    .sum::<i64>()
+            })
+        });
+    }
     group.finish();
     let mut group = c.benchmark_group("nnue_eval_children");
     group.throughput(Throughput::Elements(children as u64));

@@ -103,7 +103,7 @@ fn code_only(source: &str) -> String {
                 continue;
             }
             let mut close = vec![b'"'];
-            close.extend(std::iter::repeat(b'#').take(hashes));
+            close.extend(std::iter::repeat_n(b'#', hashes));
             let body = 2 + hashes;
             let end = rest[body..]
                 .windows(close.len())

@@ -76,7 +76,7 @@ pub fn run_solve_stream(
     let mut buf = Vec::with_capacity(128);
     let mut number = 0u64;
     let mut positions = 0u64;
-    while options.count.map_or(true, |n| positions < n) {
+    while options.count.is_none_or(|n| positions < n) {
         buf.clear();
         let Some(too_long) = read_capped_line(input, &mut buf)? else {
             break;

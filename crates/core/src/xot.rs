@@ -18,7 +18,7 @@ pub fn openings() -> impl Iterator<Item = &'static str> {
 /// The moves of a move string such as `f5d6c4d3`, or `None` if it is malformed.
 pub fn parse_moves(line: &str) -> Option<Vec<Move>> {
     let line = line.trim();
-    if line.len() % 2 != 0 || !line.is_ascii() {
+    if !line.len().is_multiple_of(2) || !line.is_ascii() {
         return None;
     }
     (0..line.len())

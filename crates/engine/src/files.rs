@@ -160,7 +160,7 @@ pub fn open(path: &Path) -> Result<File, FileError> {
 
 /// How `max_bytes` reads in an error message.
 fn size_words(max_bytes: u64) -> String {
-    if max_bytes >= MIB && max_bytes % MIB == 0 {
+    if max_bytes >= MIB && max_bytes.is_multiple_of(MIB) {
         format!("{} MiB", max_bytes / MIB)
     } else {
         format!("{max_bytes} bytes")

@@ -407,7 +407,7 @@ impl Game {
     /// The colour that played move `index` (0-based): colours alternate from the start side,
     /// passes included.
     pub fn mover(&self, index: usize) -> Color {
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             self.start.side
         } else {
             self.start.side.opposite()

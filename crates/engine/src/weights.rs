@@ -147,9 +147,7 @@ fn pattern_below() -> Option<u32> {
         t => match t.parse::<u32>() {
             Ok(e) if e <= 60 => Some(e),
             _ => {
-                log::warn!(
-                    "OTHELLO_NNUE_PATTERN_BELOW={text:?}: expected empties 0 to 60 or off"
-                );
+                log::warn!("OTHELLO_NNUE_PATTERN_BELOW={text:?}: expected empties 0 to 60 or off");
                 PATTERN_BELOW
             }
         },

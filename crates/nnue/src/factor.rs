@@ -200,7 +200,7 @@ mod tests {
             for (id, &rep) in g.representative[shape].iter().enumerate() {
                 let row = (g.compact_offset[shape] + id) as u32;
                 let discs = (0..def.len as usize)
-                    .filter(|&k| (rep / POW3[k]) % 3 != 0)
+                    .filter(|&k| !(rep / POW3[k]).is_multiple_of(3))
                     .count();
                 assert_eq!(f.of(row).count(), discs);
             }

@@ -301,7 +301,7 @@ fn helper<E: Evaluator, C: Cpu>(job: &Job<'_, E>, crew: &Crew, id: usize) {
             } => {
                 // Every other helper starts one ply deeper than the main thread.
                 let mut guess = guess;
-                let first = depth + (id % 2 == 0) as u32;
+                let first = depth + id.is_multiple_of(2) as u32;
                 for d in first..=empties.max(first) {
                     let mut search = Midgame::<E, C>::on_cpu(&mut cx, 0);
                     search.set_selectivity(job.mpc, selectivity);

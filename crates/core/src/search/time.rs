@@ -303,7 +303,7 @@ impl Plan {
 /// is searched with the time the plan gives it in a game.
 pub fn expected_clock(start: &Clock, empties: u32) -> Clock {
     let mut clock = *start;
-    let first = if empties % 2 == 0 { 52 } else { 51 };
+    let first = if empties.is_multiple_of(2) { 52 } else { 51 };
     for e in (empties + 2..=first).rev().step_by(2) {
         let plan = Plan::new(&clock, e);
         clock.remaining = clock.remaining.saturating_sub(plan.target) + clock.increment;
@@ -406,7 +406,7 @@ impl Budget {
             return true;
         };
         let expected_end = elapsed + last_iteration.mul_f64(BRANCHING);
-        expected_end <= soft.mul_f64(STRETCH) && self.hard.map_or(true, |h| expected_end <= h)
+        expected_end <= soft.mul_f64(STRETCH) && self.hard.is_none_or(|h| expected_end <= h)
     }
 
     /// Whether a pass expected to take `expected` may start after `elapsed`: as for an
@@ -414,8 +414,7 @@ impl Budget {
     /// hard deadline.
     pub fn should_start_pass(&self, elapsed: Duration, expected: Duration) -> bool {
         let end = elapsed + expected;
-        self.soft.map_or(true, |s| end <= s.mul_f64(STRETCH))
-            && self.hard.map_or(true, |h| end <= h)
+        self.soft.is_none_or(|s| end <= s.mul_f64(STRETCH)) && self.hard.is_none_or(|h| end <= h)
     }
 
     /// When the first probable pass of a move, started after `elapsed` and expected to take
@@ -442,7 +441,7 @@ impl Budget {
     /// a deeper search than the one before the pass.
     pub fn should_resume_iteration(&self, elapsed: Duration, last_iteration: Duration) -> bool {
         let expected_end = elapsed + last_iteration.mul_f64(BRANCHING);
-        self.hard.map_or(true, |h| expected_end <= h)
+        self.hard.is_none_or(|h| expected_end <= h)
     }
 
     /// The expected time of the first probable pass (the 73% pass) at `empties` at solver

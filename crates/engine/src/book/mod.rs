@@ -425,7 +425,7 @@ impl Book {
         let mut all_exact = true;
         let mut consider = |v: i16, d: u8, exact: bool, best: &mut Option<(i16, u8, bool)>| {
             all_exact &= exact;
-            if best.map_or(true, |(bv, _, _)| v > bv) {
+            if best.is_none_or(|(bv, _, _)| v > bv) {
                 *best = Some((v, d, exact));
             }
         };
@@ -601,7 +601,7 @@ impl Book {
                             Move::Pass => Some(prev.pass()),
                             Move::Place(sq) => prev.is_legal(sq).then(|| prev.play(sq)),
                         };
-                        let stale = child.map_or(true, |c| c.canonical() == board.canonical());
+                        let stale = child.is_none_or(|c| c.canonical() == board.canonical());
                         if stale && !to_search.contains(&prev) {
                             self.set_leaf(&prev, LeafState::Pending);
                             to_search.push(prev);

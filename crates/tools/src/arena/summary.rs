@@ -157,7 +157,7 @@ impl MatchSummary {
                 let times = outcome.game.move_times(color);
                 let used: f64 = times.iter().sum();
                 let allowed = tc.initial + tc.increment * times.len() as f64;
-                if self.most_time_used.map_or(true, |(u, _)| used > u) {
+                if self.most_time_used.is_none_or(|(u, _)| used > u) {
                     self.most_time_used = Some((used, allowed));
                 }
                 if allowed > 0.0 {

@@ -218,7 +218,7 @@ pub fn maximizer(board: &Board, eval: PaipEval) -> Option<Square> {
     let mut best: Option<(i64, Square)> = None;
     for sq in legal_moves(board, MoveOrder::Squares) {
         let value = for_mover(eval, &board.play(sq), mn);
-        if best.map_or(true, |(b, _)| value > b) {
+        if best.is_none_or(|(b, _)| value > b) {
             best = Some((value, sq));
         }
     }
@@ -244,7 +244,7 @@ pub fn minimax(board: &Board, ply: u32, eval: PaipEval, mn: i64) -> (i64, Option
     let mut best: Option<(i64, Square)> = None;
     for sq in moves {
         let value = -minimax(&board.play(sq), ply - 1, eval, mn).0;
-        if best.map_or(true, |(b, _)| value > b) {
+        if best.is_none_or(|(b, _)| value > b) {
             best = Some((value, sq));
         }
     }

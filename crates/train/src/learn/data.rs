@@ -180,7 +180,7 @@ pub fn parse_data(bytes: &[u8]) -> Result<DataFile, LearnError> {
         records.push(r);
     }
     let complete = records.iter().rposition(|r| r.last).map_or(0, |i| i + 1);
-    let skipped = records.len() - complete + usize::from(body.len() % RECORD_LEN != 0);
+    let skipped = records.len() - complete + usize::from(!body.len().is_multiple_of(RECORD_LEN));
     records.truncate(complete);
     Ok(DataFile {
         seed,

@@ -42,7 +42,7 @@ pub(super) unsafe fn forward_h64(
     mobility: [f32; 2],
 ) -> f32 {
     let l2 = b2.len();
-    assert!(b0.len() >= H && l2 % 8 == 0 && w2.len() >= l2 * H);
+    assert!(b0.len() >= H && l2.is_multiple_of(8) && w2.len() >= l2 * H);
     assert!(mob_p.len() >= l2 && mob_o.len() >= l2 && w3.len() >= l2);
     // SAFETY (of every load below): each pointer is to a slice checked long enough above or
     // by the row's bounds check; the loads are unaligned loads, and AVX2 is present (the
@@ -65,9 +65,6 @@ pub(super) unsafe fn forward_h64(
     for a in acc.iter_mut() {
         *a = _mm256_min_epi16(_mm256_max_epi16(*a, zero), top);
     }
-    let inv = _mm256_set1_ps(1.0 / (super::EMBED_SCALE as f32 * super::W2_SCALE as f32));
-    let (m0, m1) = (_mm256_set1_ps(mobility[0]), _mm256_set1_ps(mobility[1]));
-    let (fzero, fone) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
     let mut y = _mm256_setzero_ps();
     for k8 in (0..l2).step_by(8) {
         let mut sums = [_mm256_setzero_si256(); 8];
@@ -80,29 +77,60 @@ pub(super) unsafe fn forward_h64(
             }
             *s = t;
         }
-        let dots = reduce_eight(&sums);
-        let mut z = _mm256_mul_ps(_mm256_cvtepi32_ps(dots), inv);
-        z = _mm256_add_ps(
-            z,
-            _mm256_mul_ps(_mm256_loadu_ps(mob_p.as_ptr().add(k8)), m0),
-        );
-        z = _mm256_add_ps(
-            z,
-            _mm256_mul_ps(_mm256_loadu_ps(mob_o.as_ptr().add(k8)), m1),
-        );
-        z = _mm256_add_ps(z, _mm256_loadu_ps(b2.as_ptr().add(k8)));
-        let h = _mm256_min_ps(_mm256_max_ps(z, fzero), fone);
-        y = _mm256_add_ps(y, _mm256_mul_ps(_mm256_loadu_ps(w3.as_ptr().add(k8)), h));
+        y = tail8(y, reduce_eight(&sums), k8, mob_p, mob_o, b2, w3, mobility);
     }
     let mut lanes = [0f32; 8];
     _mm256_storeu_ps(lanes.as_mut_ptr(), y);
     super::reduce8(lanes)
 }
 
+/// Outputs `k8..k8 + 8` of the float tail added into the lanes `y`: their second-layer sums
+/// `dots` scaled, the mobility inputs and the bias added, clamped, and weighted by `w3` (the
+/// order of [`super::float_tail`]). The slices must hold `k8 + 8` values.
+///
+/// # Safety
+/// The processor must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn tail8(
+    y: __m256,
+    dots: __m256i,
+    k8: usize,
+    mob_p: &[f32],
+    mob_o: &[f32],
+    b2: &[f32],
+    w3: &[f32],
+    mobility: [f32; 2],
+) -> __m256 {
+    let end = k8 + 8;
+    assert!(mob_p.len() >= end && mob_o.len() >= end && b2.len() >= end && w3.len() >= end);
+    // SAFETY: the four slices hold `k8 + 8` values (checked above); unaligned loads.
+    let inv = _mm256_set1_ps(1.0 / (super::EMBED_SCALE as f32 * super::W2_SCALE as f32));
+    let mut z = _mm256_mul_ps(_mm256_cvtepi32_ps(dots), inv);
+    z = _mm256_add_ps(
+        z,
+        _mm256_mul_ps(
+            _mm256_loadu_ps(mob_p.as_ptr().add(k8)),
+            _mm256_set1_ps(mobility[0]),
+        ),
+    );
+    z = _mm256_add_ps(
+        z,
+        _mm256_mul_ps(
+            _mm256_loadu_ps(mob_o.as_ptr().add(k8)),
+            _mm256_set1_ps(mobility[1]),
+        ),
+    );
+    z = _mm256_add_ps(z, _mm256_loadu_ps(b2.as_ptr().add(k8)));
+    let h = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()), _mm256_set1_ps(1.0));
+    _mm256_add_ps(y, _mm256_mul_ps(_mm256_loadu_ps(w3.as_ptr().add(k8)), h))
+}
+
 /// The eight sums of the eight registers' lanes, `[Σ s0, …, Σ s7]`, by horizontal adds.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn reduce_eight(s: &[__m256i; 8]) -> __m256i {
+pub(super) unsafe fn reduce_eight(s: &[__m256i; 8]) -> __m256i {
     // Each hadd sums neighbouring lanes within each 128-bit half: after two rounds the low half
     // of `u0` holds s0..s3's low-half sums, its high half their high-half sums.
     let t0 = _mm256_hadd_epi32(s[0], s[1]);

@@ -375,6 +375,7 @@ impl FloatNet {
             orderer: None,
             lazy_margin: None,
             pattern_below: None,
+            avx512: super::avx512_available(),
         })
     }
 

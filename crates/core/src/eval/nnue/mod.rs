@@ -38,6 +38,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 pub mod file;
 
 use std::sync::{Arc, OnceLock};
@@ -196,6 +198,14 @@ fn reduce8(y: [f32; 8]) -> f32 {
     b[0] + b[1]
 }
 
+/// Whether this processor runs the AVX-512 kernel of the network's inference.
+pub fn avx512_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// The phase bucket of a position with `empties` empty squares among `buckets`.
 #[inline(always)]
 pub fn bucket(empties: u32, buckets: usize) -> usize {
@@ -232,6 +242,9 @@ pub struct NnueEval {
     /// Positions with at most this many empty squares get the orderer's value instead of the
     /// network's ([`NnueEval::with_pattern_below`]); `None`: never.
     pattern_below: Option<u32>,
+    /// The AVX-512 kernel replaces the AVX2 one on the paths that use it (detected when the
+    /// network is built; [`NnueEval::with_avx512`]).
+    avx512: bool,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -290,6 +303,19 @@ impl NnueEval {
         self
     }
 
+    /// This network using its AVX-512 kernel where the AVX2 one would run, if `on` and the
+    /// processor has AVX-512 F and BW (the default when it has). Both give the same values; the
+    /// tests and the benches compare them.
+    pub fn with_avx512(mut self, on: bool) -> NnueEval {
+        self.avx512 = on && avx512_available();
+        self
+    }
+
+    /// Whether the AVX-512 kernel runs ([`NnueEval::with_avx512`]).
+    pub fn uses_avx512(&self) -> bool {
+        self.avx512
+    }
+
     /// This network with the Multi-ProbCut model `text` (read beside its file).
     pub fn with_mpc_model_text(mut self, text: String) -> NnueEval {
         self.mpc_model = Some(text);
@@ -319,24 +345,28 @@ impl NnueEval {
             C::moves(o, p).count_ones() as f32 / MOBILITY_SCALE,
         ];
         #[cfg(target_arch = "x86_64")]
-        if C::PATH != CpuPath::Portable && h == avx2::H && self.l2 % 8 == 0 {
+        if C::PATH != CpuPath::Portable && h == avx2::H && self.l2.is_multiple_of(8) {
             let l2 = self.l2;
             let (mob_p, mob_o) = self.mobility_weights(b);
+            let (w2, b2, w3) = (
+                &self.w2[b * l2 * h..(b + 1) * l2 * h],
+                &self.b2[b * l2..(b + 1) * l2],
+                &self.w3[b * l2..(b + 1) * l2],
+            );
             // SAFETY: every path but the portable one runs only on processors with AVX2
-            // (`crate::cpu`: the markers exist only for detected paths), and the row starts
-            // are multiples of 64 of rows inside the embedding.
+            // (`crate::cpu`: the markers exist only for detected paths); `self.avx512` is set
+            // only when AVX-512 F and BW were detected (`with_avx512`, `avx512_available`);
+            // the row starts are multiples of 64 of rows inside the embedding.
             let tail = unsafe {
-                avx2::forward_h64(
-                    &self.emb,
-                    &self.b0,
-                    starts,
-                    &self.w2[b * l2 * h..(b + 1) * l2 * h],
-                    mob_p,
-                    mob_o,
-                    &self.b2[b * l2..(b + 1) * l2],
-                    &self.w3[b * l2..(b + 1) * l2],
-                    mobility,
-                )
+                if self.avx512 {
+                    avx512::forward_h64(
+                        &self.emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility,
+                    )
+                } else {
+                    avx2::forward_h64(
+                        &self.emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility,
+                    )
+                }
             };
             return tail + self.b3[b];
         }

@@ -55,6 +55,19 @@ fn positions(count: usize, seed: u64) -> Vec<Board> {
 }
 
 #[test]
+fn the_avx512_kernel_is_used_where_the_processor_has_it() {
+    let net = random_net(64, 8, 2, 5).quantise().unwrap();
+    if !crate::eval::nnue::avx512_available() {
+        eprintln!("no AVX-512 here: the kernel's comparisons run on processors that have it");
+    }
+    assert_eq!(net.uses_avx512(), crate::eval::nnue::avx512_available());
+    assert_eq!(
+        net.with_avx512(true).uses_avx512(),
+        crate::eval::nnue::avx512_available()
+    );
+}
+
+#[test]
 fn the_quantised_network_follows_the_float_reference_on_every_path() {
     // H 64 with a second layer of a multiple of 8 takes the AVX2 kernel on the fast paths
     // (`avx2.rs`) and the accumulator of constant width on the portable one; H 64 with 12
@@ -93,6 +106,11 @@ fn shapes_left_out_are_skipped_and_the_values_stay_those_of_the_reference() {
 fn follows_the_float_reference(float: FloatNet) {
     let exact = rounded(&float);
     let net = float.quantise().unwrap();
+    // The same network without the AVX-512 kernel: where it runs, the AVX2 kernel runs
+    // instead, and both must give the same bits.
+    let without = float.quantise().unwrap().with_avx512(false);
+    assert!(!without.uses_avx512());
+    assert_eq!(net.uses_avx512(), crate::eval::nnue::avx512_available());
     let (mut worst, mut worst_rounding) = (0.0f32, 0.0f32);
     for b in positions(600, 2) {
         let want = exact.evaluate(b.player(), b.opponent());
@@ -100,7 +118,7 @@ fn follows_the_float_reference(float: FloatNet) {
         let values: Vec<f32> = CpuPath::ALL
             .into_iter()
             .filter(|p| p.supported())
-            .map(|path| net.value_on(&b, path))
+            .flat_map(|path| [net.value_on(&b, path), without.value_on(&b, path)])
             .collect();
         // Every path computes the same integers and the same float tail.
         assert!(
@@ -432,7 +450,8 @@ fn positions_near_the_end_take_the_pattern_value_below_the_threshold() {
             assert_eq!(orphan.evaluate(&child), net.evaluate(&child));
             for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
                 state.reset(p, o);
-                let got = with_cpu!(path, C => hybrid.evaluate_child_in::<C>(&mut state, p, o, sq, f));
+                let got =
+                    with_cpu!(path, C => hybrid.evaluate_child_in::<C>(&mut state, p, o, sq, f));
                 assert_eq!(got, expected, "{path}");
                 state.reset(p, o);
                 let got = with_cpu!(path, C => hybrid.evaluate_child_window_in::<C>(&mut state, p, o, sq, f, -6400, 6400));
