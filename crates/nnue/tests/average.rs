@@ -46,7 +46,10 @@ fn the_output_is_the_mean_of_every_weight() {
     for (g, group) in mean.groups().iter().enumerate() {
         for (i, &w) in group.iter().enumerate() {
             let want = nets.iter().map(|n| n.groups()[g][i]).sum::<f32>() / 3.0;
-            assert!((w - want).abs() < 1e-6, "group {g} [{i}]: {w} against {want}");
+            assert!(
+                (w - want).abs() < 1e-6,
+                "group {g} [{i}]: {w} against {want}"
+            );
         }
     }
     // The inputs differ, so the mean is none of them.
