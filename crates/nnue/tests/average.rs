@@ -2,16 +2,14 @@
 //! write without touching any.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 use othello_nnue::file::{read_weights, weights_bytes};
 use othello_nnue::{Arch, Params};
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nnue-average-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::dir("nnue-average", name)
 }
 
 fn network(hidden: usize, seed: u64) -> Params<f32> {
@@ -19,14 +17,7 @@ fn network(hidden: usize, seed: u64) -> Params<f32> {
 }
 
 fn average(args: &[&Path]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nnue-average"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(env!("CARGO_BIN_EXE_nnue-average"), args)
 }
 
 #[test]

@@ -2,17 +2,15 @@
 //! must not read or write without touching any file.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 use othello_core::eval::nnue::{FloatNet, NnueEval};
 use othello_core::eval::pattern::geometry::geometry;
 use othello_core::eval::Evaluator;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nnue-pack-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::dir("nnue-pack", name)
 }
 
 /// A small valid `f32` network file.
@@ -37,14 +35,7 @@ fn network_bytes() -> Vec<u8> {
 }
 
 fn pack(args: &[&Path]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nnue-pack"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(env!("CARGO_BIN_EXE_nnue-pack"), args)
 }
 
 #[test]
