@@ -76,6 +76,16 @@ fn avx2_flips(sq: Square, p: u64, o: u64) -> u64 {
     unsafe { othello::flip::avx2::flips_avx2(sq, p, o) }
 }
 
+/// The AVX-512 flip generator; `None` when this processor lacks AVX-512 F and CD.
+#[cfg(target_arch = "x86_64")]
+fn avx512_flips(sq: Square, p: u64, o: u64) -> Option<u64> {
+    if !othello::flip::avx512::available() {
+        return None;
+    }
+    // SAFETY: `available` just found AVX-512 F and CD.
+    Some(unsafe { othello::flip::avx512::flips_avx512(sq, p, o) })
+}
+
 #[cfg(target_arch = "x86_64")]
 fn movegen_avx2(positions: &[Board]) -> u64 {
     positions.iter().fold(0, |acc, b| {
@@ -99,6 +109,19 @@ fn flips_portable_all(pairs: &[(Board, Square)]) -> u64 {
 fn flips_avx2_all(pairs: &[(Board, Square)]) -> u64 {
     pairs.iter().fold(0, |acc, (b, sq)| {
         fold(acc, avx2_flips(black_box(*sq), b.player(), b.opponent()))
+    })
+}
+
+/// The AVX-512 kernel over every pair; call only when `avx512::available()`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512cd")]
+unsafe fn flips_avx512_all(pairs: &[(Board, Square)]) -> u64 {
+    pairs.iter().fold(0, |acc, (b, sq)| {
+        // SAFETY: this function's own contract: the processor has AVX-512 F, VL and CD.
+        let f = unsafe {
+            othello::flip::avx512::flips_avx512(black_box(*sq), b.player(), b.opponent())
+        };
+        fold(acc, f)
     })
 }
 
@@ -152,6 +175,10 @@ fn bench_flips(c: &mut Criterion) {
                 "AVX2 flips of {sq} on {b:?}"
             );
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = avx512_flips(*sq, b.player(), b.opponent()) {
+            assert_eq!(v, f, "AVX-512 flips of {sq} on {b:?}");
+        }
     }
     let expected = flips_portable_all(&pairs);
 
@@ -165,6 +192,15 @@ fn bench_flips(c: &mut Criterion) {
         assert_eq!(flips_avx2_all(&pairs), expected);
         group.bench_function("avx2", |bench| {
             bench.iter(|| flips_avx2_all(black_box(&pairs)))
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if othello::flip::avx512::available() {
+        // SAFETY: `available` found AVX-512 F, VL and CD.
+        assert_eq!(unsafe { flips_avx512_all(&pairs) }, expected);
+        group.bench_function("avx512", |bench| {
+            // SAFETY: as above.
+            bench.iter(|| unsafe { flips_avx512_all(black_box(&pairs)) })
         });
     }
     group.finish();
