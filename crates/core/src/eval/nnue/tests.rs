@@ -290,6 +290,21 @@ fn a_packed_network_file_evaluates_as_the_float_file_and_damage_is_refused() {
     // Packing a packed network changes nothing.
     let again = FloatNet::from_bytes(&packed).unwrap();
     assert_eq!(again.to_packed_bytes(), packed);
+    // The direct read of a packed file (no `f32` embedding) equals reading it in `f32` and
+    // quantising, weight for weight.
+    let through_floats = again.quantise().unwrap();
+    assert_eq!(b.emb, through_floats.emb);
+    assert_eq!(b.active, through_floats.active);
+    assert_eq!((&b.b0, &b.w2), (&through_floats.b0, &through_floats.w2));
+    assert_eq!(
+        (&b.w2_mobility, &b.b2, &b.w3, &b.b3),
+        (
+            &through_floats.w2_mobility,
+            &through_floats.b2,
+            &through_floats.w3,
+            &through_floats.b3
+        )
+    );
     let refused = |b: &[u8]| NnueEval::from_bytes(b).unwrap_err();
     assert!(matches!(
         refused(&packed[..packed.len() - 1]),
@@ -308,6 +323,11 @@ fn a_packed_network_file_evaluates_as_the_float_file_and_damage_is_refused() {
     let sum = file::checksum(&low);
     low[24..32].copy_from_slice(&sum.to_le_bytes());
     let e = refused(&low);
+    assert!(
+        matches!(e, NnueError::OutOfRange { index: 10, .. }),
+        "{e:?}"
+    );
+    let e = FloatNet::from_bytes(&low).unwrap_err();
     assert!(
         matches!(e, NnueError::OutOfRange { index: 10, .. }),
         "{e:?}"
