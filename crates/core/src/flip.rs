@@ -133,6 +133,31 @@ pub mod avx2 {
         unsafe { flips_avx2(sq, player, opponent) }
     }
 
+    /// The rays from `sq`: toward higher indices (E, SW, S, SE) and toward lower ones (W, NE,
+    /// N, NW), four lanes each.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn rays(sq: Square) -> (__m256i, __m256i) {
+        let rays = &RAYS[sq.index()];
+        // SAFETY: `rays` is a `[u64; 8]`, 64 readable bytes; each unaligned 256-bit load reads
+        // 32 of them (elements 0..4 and 4..8).
+        unsafe {
+            (
+                _mm256_loadu_si256(rays.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i),
+            )
+        }
+    }
+
+    /// The four lanes of `v` ORed together.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
+        let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let found = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(found) as u64
+    }
+
     /// The AVX2 kernel.
     ///
     /// # Safety
@@ -140,15 +165,7 @@ pub mod avx2 {
     #[target_feature(enable = "avx2")]
     #[inline]
     pub unsafe fn flips_avx2(sq: Square, player: u64, opponent: u64) -> u64 {
-        let rays = &RAYS[sq.index()];
-        // SAFETY: `rays` is a `[u64; 8]`, 64 readable bytes; each unaligned 256-bit load reads
-        // 32 of them (elements 0..4 and 4..8).
-        let (up_ray, down_ray) = unsafe {
-            (
-                _mm256_loadu_si256(rays.as_ptr() as *const __m256i),
-                _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i),
-            )
-        };
+        let (up_ray, down_ray) = rays(sq);
         let p = _mm256_set1_epi64x(player as i64);
         let o = _mm256_set1_epi64x(opponent as i64);
         let zero = _mm256_setzero_si256();
@@ -177,13 +194,7 @@ pub mod avx2 {
         let miss = _mm256_cmpeq_epi64(closer, zero);
         let down = _mm256_andnot_si256(miss, run);
 
-        let all = _mm256_or_si256(up, down);
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(all),
-            _mm256_extracti128_si256::<1>(all),
-        );
-        let found = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(found) as u64
+        or_lanes(_mm256_or_si256(up, down))
     }
 }
 
@@ -203,7 +214,8 @@ pub mod avx2 {
 /// deep (docs/dev/PERFORMANCE.md).
 #[cfg(target_arch = "x86_64")]
 pub mod avx512 {
-    use super::{Square, RAYS};
+    use super::avx2::{or_lanes, rays};
+    use super::Square;
     use std::arch::x86_64::*;
 
     /// Whether this processor runs [`flips_avx512`].
@@ -220,15 +232,7 @@ pub mod avx512 {
     #[target_feature(enable = "avx512f,avx512vl,avx512cd")]
     #[inline]
     pub unsafe fn flips_avx512(sq: Square, player: u64, opponent: u64) -> u64 {
-        let rays = &RAYS[sq.index()];
-        // SAFETY: `rays` is a `[u64; 8]`, 64 readable bytes; each unaligned 256-bit load reads
-        // 32 of them (elements 0..4 and 4..8).
-        let (up_ray, down_ray) = unsafe {
-            (
-                _mm256_loadu_si256(rays.as_ptr() as *const __m256i),
-                _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i),
-            )
-        };
+        let (up_ray, down_ray) = rays(sq);
         let p = _mm256_set1_epi64x(player as i64);
         let o = _mm256_set1_epi64x(opponent as i64);
         let zero = _mm256_setzero_si256();
@@ -243,13 +247,7 @@ pub mod avx512 {
         let above = _mm256_sub_epi64(zero, _mm256_add_epi64(first, first));
         let down = _mm256_maskz_and_epi64(_mm256_test_epi64_mask(first, p), above, down_ray);
 
-        let all = _mm256_or_si256(up, down);
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(all),
-            _mm256_extracti128_si256::<1>(all),
-        );
-        let found = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si64(found) as u64
+        or_lanes(_mm256_or_si256(up, down))
     }
 }
 
