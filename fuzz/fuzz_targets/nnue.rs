@@ -41,6 +41,7 @@ fn base(packed: bool) -> &'static [u8] {
             b2: vec![0.0],
             w3: vec![2.0],
             b3: vec![0.0],
+            base: 0,
         };
         [net.to_bytes(), net.to_packed_bytes()]
     })[packed as usize]

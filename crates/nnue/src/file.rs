@@ -14,7 +14,7 @@
 //! | 20 | 4 | embedding rows R (weight classes of all shapes: 204,030) |
 //! | 24 | 8 | checksum: 64-bit FNV-1a of all bytes except these 8 |
 //! | 32 | 4 | parameter count N |
-//! | 36 | 4 | reserved, 0 |
+//! | 36 | 4 | base: 0, or the id of the pattern weights the network corrects (`nnue-train --base`; see `othello_core::eval::nnue::file`) |
 //! | 40 | 4·N | `f32` parameters: E (R × H, row-major), b0 (H), W2 (B × L2 × (H + X)), b2 (B × L2), W3 (B × L2), b3 (B) |
 //!
 //! [`read_weights`] checks every field, the exact length, the checksum and that every weight
@@ -138,7 +138,7 @@ pub fn weights_bytes(params: &Params<f32>) -> Vec<u8> {
     out.extend_from_slice(&(a.rows as u32).to_le_bytes());
     out.extend_from_slice(&[0u8; 8]);
     out.extend_from_slice(&(n as u32).to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&params.base.to_le_bytes());
     for g in params.groups() {
         for w in g {
             out.extend_from_slice(&w.to_le_bytes());
@@ -220,6 +220,7 @@ pub fn read_weights(bytes: &[u8]) -> Result<Network, FileError> {
         return Err(FileError::CorruptChecksum { stored, computed });
     }
     let mut params = Params::zeros(arch);
+    params.base = u32_at(36) as u32;
     let mut at = HEADER_LEN;
     let mut index = 0;
     for g in params.groups_mut() {

@@ -148,6 +148,9 @@ pub struct Params<T> {
     pub w3: Vec<T>,
     /// Output bias, `buckets`.
     pub b3: Vec<T>,
+    /// The base id (`othello_core::eval::nnue::file::base_id`) of the pattern weights the
+    /// network corrects, or 0: written in the file's header, not trained.
+    pub base: u32,
 }
 
 /// Gradients of the dense groups (the embedding's come as accumulator gradients, scattered by
@@ -265,6 +268,7 @@ impl<T: Real> Params<T> {
             b2: vec![T::ZERO; s[3]],
             w3: vec![T::ZERO; s[4]],
             b3: vec![T::ZERO; s[5]],
+            base: 0,
         }
     }
 

@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use othello_core::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
+use othello_core::eval::pattern::PatternEval;
+use othello_core::eval::Evaluator;
 
 use crate::data::{self, Position};
 use crate::factor::Factors;
@@ -72,6 +74,10 @@ pub struct Config {
     /// Train the embedding factorised ([`crate::factor`]): per-square vectors shared by the
     /// rows, folded into them in every written network.
     pub factor: bool,
+    /// Pattern weights the network corrects ([`subtract_base`]): each label becomes the label
+    /// minus these weights' value, so the network learns a residual and the engine adds the
+    /// two (`None`: the network alone).
+    pub base: Option<PathBuf>,
 }
 
 impl Config {
@@ -97,7 +103,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -117,7 +123,14 @@ impl Config {
             } else {
                 format!(" dropped {:?}", self.dropped)
             },
-            if self.factor { " factor" } else { "" }
+            if self.factor { " factor" } else { "" },
+            match &self.base {
+                Some(path) => format!(
+                    " base {}",
+                    path.file_name().unwrap_or_default().to_string_lossy()
+                ),
+                None => String::new(),
+            }
         )
     }
 }
@@ -370,6 +383,38 @@ pub fn validate(
     (abs / n, sq / n, bands)
 }
 
+/// Makes every label of `ds` a residual: the label minus `base`'s value of the position
+/// (centi-discs, saturated to `i16`). Returns `base`'s mean absolute error in discs on the
+/// validation positions, the figure the network has to beat.
+pub fn subtract_base(ds: &mut data::Dataset, base: &PatternEval) -> f64 {
+    let residual = |p: &mut Position| {
+        let board = othello_core::Board::from_bits_unchecked(p.player, p.opponent);
+        let r = p.label as i32 - base.evaluate(&board);
+        p.label = r.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    };
+    ds.train.iter_mut().for_each(residual);
+    ds.valid.iter_mut().for_each(residual);
+    if ds.valid.is_empty() {
+        return f64::NAN;
+    }
+    let sum: f64 = ds
+        .valid
+        .iter()
+        .map(|p| (p.label as f64 / 100.0).abs())
+        .sum();
+    sum / ds.valid.len() as f64
+}
+
+/// Reads the pattern weights of `--base`, with their base id.
+fn read_base(path: &Path) -> Result<(PatternEval, u32), String> {
+    let bytes =
+        othello_engine::files::read(path, othello_core::eval::pattern::file::MAX_FILE_LEN as u64)
+            .map_err(|e| format!("--base {}: {e}", path.display()))?;
+    let eval =
+        PatternEval::from_bytes(&bytes).map_err(|e| format!("--base {}: {e}", path.display()))?;
+    Ok((eval, othello_core::eval::nnue::file::base_id(&bytes)))
+}
+
 fn shuffled(n: usize, seed: u64) -> Vec<u32> {
     let mut v: Vec<u32> = (0..n as u32).collect();
     let mut rng = othello_core::rng::SplitMix64::new(seed);
@@ -445,7 +490,19 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     }
 
     let t_load = Instant::now();
-    let ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties)?;
+    let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties)?;
+    if let Some(path) = &cfg.base {
+        let (base, id) = read_base(path)?;
+        state.params.base = id;
+        let mae = subtract_base(&mut ds, &base);
+        log_line(
+            &log,
+            &format!(
+                "# labels made residuals over {}: its validation MAE {mae:.4}",
+                path.display()
+            ),
+        );
+    }
     log_line(
         &log,
         &format!(
@@ -695,9 +752,11 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         let train_time = t0.elapsed().as_secs_f64();
         let samples = order.len() as f64;
         // What the network file holds: the rows with the factors folded in.
-        let folded = factors
-            .as_ref()
-            .map(|f| f.fold(&state.params, &state.fac[0]));
+        let folded = factors.as_ref().map(|f| {
+            let mut folded = f.fold(&state.params, &state.fac[0]);
+            folded.base = state.params.base;
+            folded
+        });
         let written = folded.as_ref().unwrap_or(&state.params);
         let (val_mae, val_mse, bands) = validate(written, &ds.valid, threads);
         state.elapsed += t0.elapsed().as_secs_f64();

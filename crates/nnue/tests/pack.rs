@@ -30,6 +30,7 @@ fn network_bytes() -> Vec<u8> {
         b2: vec![0.1; buckets * l2],
         w3: (0..buckets * l2).map(|i| small(i, 4.0)).collect(),
         b3: vec![0.5; buckets],
+        base: 0,
     }
     .to_bytes()
 }

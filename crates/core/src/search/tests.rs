@@ -220,6 +220,7 @@ fn a_depth_one_search_with_lazy_leaves_plays_the_move_of_its_value() {
         b2: (0..buckets * l2).map(|_| uniform(0.5)).collect(),
         w3: (0..buckets * l2).map(|_| uniform(3.0)).collect(),
         b3: (0..buckets).map(|_| uniform(2.0)).collect(),
+        base: 0,
     };
     let lazy = float
         .quantise()

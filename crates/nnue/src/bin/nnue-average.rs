@@ -51,6 +51,14 @@ fn run() -> Result<(), String> {
         match &mut sum {
             None => sum = Some(net.params),
             Some(s) => {
+                if s.base != net.params.base {
+                    return Err(format!(
+                        "{}: corrects other pattern weights (base {:08x}) than the first network (base {:08x})",
+                        input.display(),
+                        net.params.base,
+                        s.base
+                    ));
+                }
                 if s.arch != net.params.arch {
                     return Err(format!(
                         "{}: dimensions {:?} differ from the first network's {:?}",

@@ -54,7 +54,25 @@ fn run() -> Result<(), String> {
         let net =
             othello_nnue::load_weights(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let t = std::time::Instant::now();
-        let (b, e) = mae_by_band(&samples, |p, o| net.evaluate(p, o) as f64);
+        // A network with a base corrects the embedded pattern weights: its value adds theirs.
+        let base = match net.params.base {
+            0 => None,
+            id if id == othello_core::eval::nnue::file::builtin_base_id() => {
+                Some(othello_core::eval::builtin::default_pattern())
+            }
+            id => {
+                return Err(format!(
+                    "{}: corrects pattern weights {id:08x}, not the embedded ones",
+                    path.display()
+                ))
+            }
+        };
+        let (b, e) = mae_by_band(&samples, |p, o| {
+            let base = base.as_ref().map_or(0.0, |b| {
+                b.evaluate(&othello_core::Board::from_bits_unchecked(p, o)) as f64 / 100.0
+            });
+            net.evaluate(p, o) as f64 + base
+        });
         let per = t.elapsed().as_secs_f64() / samples.len().max(1) as f64;
         println!(
             "{}: float reference {:.2} us per evaluation from scratch (features, mobility, forward)",

@@ -10,10 +10,11 @@ const USAGE: &str =
     "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
-       [--drop-shapes NAME,...] [--factor on|off]
+       [--drop-shapes NAME,...] [--factor on|off] [--base PATTERN.bin]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
-DIR/ckpt/last.ckpt.";
+DIR/ckpt/last.ckpt. With --base, the network learns the labels' residuals over those pattern
+weights (it is written as a correction of them: the engine adds the two).";
 
 fn parse() -> Result<Config, String> {
     let mut c = Config {
@@ -36,6 +37,7 @@ fn parse() -> Result<Config, String> {
         threads: 2,
         dropped: Vec::new(),
         factor: false,
+        base: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -67,6 +69,7 @@ fn parse() -> Result<Config, String> {
             "--patience" => c.patience = int(&v)?,
             "--valid" => c.valid = num(&v)?,
             "--fraction" => c.fraction = num(&v)?,
+            "--base" => c.base = Some(PathBuf::from(v)),
             "--wd" => c.wd = num(&v)?,
             "--min-empties" => c.min_empties = int(&v)? as u32,
             "--epoch-samples" => c.epoch_samples = int(&v)?,

@@ -92,6 +92,7 @@ mod run {
             threads: 2,
             dropped: Vec::new(),
             factor: false,
+            base: None,
         };
         (root, cfg)
     }
@@ -172,6 +173,47 @@ mod run {
             let zero = rows.iter().all(|&w| w == 0.0);
             assert_eq!(zero, cfg.dropped.contains(&shape), "shape {shape}");
         }
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// A run with a base: the labels become residuals over the pattern weights (checked
+    /// position by position), the log gives the base's validation MAE, every written network
+    /// names the base by its id, and the engine reads it as a correction of its embedded
+    /// weights: the validation MAE in the log is that of the sum.
+    #[test]
+    fn a_run_with_a_base_learns_the_residual_and_names_its_base() {
+        let (root, mut cfg) = small_run("base");
+        let base_file = root.join("base.bin");
+        std::fs::write(&base_file, othello_core::eval::builtin::DEFAULT_WEIGHTS).unwrap();
+        // The residuals, position by position.
+        let files = data::data_files(&cfg.data).unwrap();
+        let plain = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
+        let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
+        let base = othello_core::eval::builtin::default_pattern();
+        let mae = subtract_base(&mut ds, &base);
+        let mut sum = 0.0;
+        for (a, b) in plain.valid.iter().zip(&ds.valid) {
+            let board = othello_core::Board::from_bits_unchecked(a.player, a.opponent);
+            assert_eq!(b.label as i32, a.label as i32 - base.evaluate(&board));
+            sum += (b.label as f64 / 100.0).abs();
+        }
+        assert!((mae - sum / ds.valid.len() as f64).abs() < 1e-9);
+        assert_eq!(plain.train.len(), ds.train.len());
+        cfg.base = Some(base_file);
+        run(&cfg).unwrap();
+        let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert!(
+            log.contains(&format!("its validation MAE {mae:.4}")),
+            "{log}"
+        );
+        let id = othello_core::eval::nnue::file::builtin_base_id();
+        let bytes = std::fs::read(cfg.dir.join("best.nnue")).unwrap();
+        assert_eq!(crate::read_weights(&bytes).unwrap().params.base, id);
+        let engine = othello_core::eval::nnue::NnueEval::from_bytes(&bytes).unwrap();
+        assert!(engine.has_base());
+        // Without the base the same settings are other settings.
+        cfg.base = None;
+        assert!(run(&cfg).unwrap_err().contains("other settings"));
         std::fs::remove_dir_all(&root).ok();
     }
 }

@@ -14,7 +14,7 @@
 //! | 20 | 4 | embedding rows R (the weight classes of all shapes: 204,030) |
 //! | 24 | 8 | checksum: 64-bit FNV-1a of every byte but these 8 |
 //! | 32 | 4 | parameter count N |
-//! | 36 | 4 | reserved, 0 |
+//! | 36 | 4 | base: 0, or the [`base_id`] of the pattern weights the network corrects |
 //! | 40 | 4·N | version 1, `f32`: E (R × H, row-major), b0 (H), W2 (B × L2 × (H + X)), b2 (B × L2), W3 (B × L2), b3 (B) |
 //! | 40 | R·H + 4·(N − R·H) | version 2: E in `i8` at [`EMBED_SCALE`] per unit (−127 to 127), then the rest in `f32` as in version 1 |
 //!
@@ -22,6 +22,12 @@
 //! values when it reads version 1, so both versions of one network evaluate identically, and
 //! version 2 is a quarter of the size (13 MB for the shipped shape against 52 MB).
 //! [`FloatNet::to_packed_bytes`] writes it.
+//!
+//! A network with a base (`nnue-train --base`) was trained on the labels' residuals over those
+//! pattern weights: its value is its own output plus theirs. The engine reads only the base it
+//! embeds (`weights/pattern-v6.bin`, [`crate::eval::builtin::DEFAULT_WEIGHTS`]) and refuses a
+//! file naming another, so that a correction is never added to the wrong weights. (Files made
+//! before the field had 0 there: no base.)
 //!
 //! Parsing checks every field, the exact length, the checksum, that every weight is finite
 //! and that the weights fit the quantised inference's ranges, and never panics on any bytes.
@@ -104,6 +110,9 @@ pub enum NnueError {
         /// The most, in percent, that may clip.
         share: f64,
     },
+    /// The network corrects pattern weights this engine does not have.
+    #[error("the network corrects pattern weights with id {0:08x}, which this engine does not embed (it embeds {1:08x}, weights/pattern-v6.bin)")]
+    UnknownBase(u32, u32),
     /// A weight outside what the quantised inference represents.
     #[error(
         "network weight {index} ({value}) is outside the quantised range of its layer (±{limit})"
@@ -131,6 +140,23 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h
 }
 
+/// The id a network file gives the pattern weights it corrects: the low 32 bits of the
+/// 64-bit FNV-1a of their file's bytes (never 0, which means no base).
+pub fn base_id(pattern_file: &[u8]) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in pattern_file {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (h as u32).max(1)
+}
+
+/// The id of the embedded pattern weights, the one base the engine reads.
+pub fn builtin_base_id() -> u32 {
+    static ID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| base_id(crate::eval::builtin::DEFAULT_WEIGHTS))
+}
+
 /// The network in `f32`, as the trainer computes it: the reference the quantised inference
 /// is tested against.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,6 +179,9 @@ pub struct FloatNet {
     pub w3: Vec<f32>,
     /// Output bias, `buckets`.
     pub b3: Vec<f32>,
+    /// The [`base_id`] of the pattern weights this network corrects, or 0. [`FloatNet::evaluate`]
+    /// gives the network's own output either way; the engine adds the base.
+    pub base: u32,
 }
 
 /// A network file whose header, length and checksum are checked: its dimensions, and its
@@ -161,6 +190,7 @@ struct Layout<'a> {
     hidden: usize,
     l2: usize,
     buckets: usize,
+    base: u32,
     /// The parameter counts of the embedding, `b0`, `w2`, `b2`, `w3` and `b3`.
     sizes: [usize; 6],
     /// The embedding at one byte a weight (version 2), else empty.
@@ -266,6 +296,7 @@ impl<'a> Layout<'a> {
             hidden,
             l2,
             buckets,
+            base: u32_at(36),
             sizes,
             packed,
             floats,
@@ -325,6 +356,7 @@ impl<'a> Layout<'a> {
             b2: take(self.sizes[3]),
             w3: take(self.sizes[4]),
             b3: take(self.sizes[5]),
+            base: self.base,
         })
     }
 }
@@ -414,6 +446,11 @@ impl FloatNet {
                 w2_mobility.extend(bucket_rows.chunks_exact(n).map(|row| row[h + input]));
             }
         }
+        let base = match self.base {
+            0 => None,
+            id if id == builtin_base_id() => Some(crate::eval::builtin::default_pattern()),
+            id => return Err(NnueError::UnknownBase(id, builtin_base_id())),
+        };
         let active = super::active_slots(&emb, h);
         Ok(NnueEval {
             hidden: h,
@@ -432,6 +469,7 @@ impl FloatNet {
             lazy_margin: None,
             pattern_below: None,
             avx512: super::avx512_available(),
+            base,
         })
     }
 
@@ -465,7 +503,7 @@ impl FloatNet {
         out.extend_from_slice(&(geometry().compact_patterns_len as u32).to_le_bytes());
         out.extend_from_slice(&[0; 8]);
         out.extend_from_slice(&(count as u32).to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&self.base.to_le_bytes());
         let floats: &[&Vec<f32>] = if version == VERSION_PACKED {
             for &w in &self.emb {
                 out.push(quantise_embedding(w) as u8);

@@ -245,6 +245,9 @@ pub struct NnueEval {
     /// The AVX-512 kernel replaces the AVX2 one on the paths that use it (detected when the
     /// network is built; [`NnueEval::with_avx512`]).
     avx512: bool,
+    /// The pattern weights this network corrects (`nnue-train --base`; the file's base
+    /// field): the value is the network's output plus theirs.
+    base: Option<Arc<PatternEval>>,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -410,8 +413,8 @@ impl NnueEval {
         self.w2_mobility[b * 2 * l2..(b + 1) * 2 * l2].split_at(l2)
     }
 
-    /// The value in centi-discs of (`p`, `o`) whose indices are `idx`: the network's, or the
-    /// orderer's at [`NnueEval::with_pattern_below`]'s empties.
+    /// The value in centi-discs of (`p`, `o`) whose indices are `idx`: the network's (plus its
+    /// base's), or the orderer's at [`NnueEval::with_pattern_below`]'s empties.
     #[inline(always)]
     fn centi<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> i32 {
         if let (Some(pattern), Some(below)) = (&self.orderer, self.pattern_below) {
@@ -421,8 +424,27 @@ impl NnueEval {
                 );
             }
         }
-        let y = self.forward::<C>(idx, p, o) * 100.0;
+        let base = self
+            .base
+            .as_ref()
+            .map(|b| b.units_from_indices_on::<C>(idx, p, o));
+        self.network_centi::<C>(idx, p, o, base)
+    }
+
+    /// The network's value in centi-discs, plus `base_units` (its base's sum, in weight units)
+    /// for a network with a base.
+    #[inline(always)]
+    fn network_centi<C: Cpu>(&self, idx: &Indices, p: u64, o: u64, base_units: Option<i32>) -> i32 {
+        let mut y = self.forward::<C>(idx, p, o) * 100.0;
+        if let Some(units) = base_units {
+            y += units as f32 * (100.0 / crate::eval::pattern::WEIGHT_SCALE as f32);
+        }
         clamp_score(y.round() as i64)
+    }
+
+    /// Whether the network corrects pattern weights (its value adds theirs).
+    pub fn has_base(&self) -> bool {
+        self.base.is_some()
     }
 
     /// The value of `board` in discs before rounding (the quantised network), on the code
@@ -472,13 +494,18 @@ impl Evaluator for NnueEval {
         C::run(|| {
             let idx = state.current().child::<C>(p, o, sq, flips, true);
             let (cp, co) = (o ^ flips, p ^ flips ^ sq.bit());
-            let estimate = crate::eval::pattern::units_to_centi(
-                pattern.units_from_indices_on::<C>(&idx, cp, co),
-            );
+            let units = pattern.units_from_indices_on::<C>(&idx, cp, co);
+            let estimate = crate::eval::pattern::units_to_centi(units);
             if estimate >= beta.saturating_add(margin) || estimate <= alpha.saturating_sub(margin) {
                 return estimate;
             }
-            self.centi::<C>(&idx, cp, co)
+            match &self.base {
+                // The base is the orderer (both the embedded weights): its sum is at hand.
+                Some(base) if Arc::ptr_eq(base, pattern) && self.pattern_below.is_none() => {
+                    self.network_centi::<C>(&idx, cp, co, Some(units))
+                }
+                _ => self.centi::<C>(&idx, cp, co),
+            }
         })
     }
 

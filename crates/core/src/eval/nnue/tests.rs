@@ -21,6 +21,7 @@ fn random_net(hidden: usize, l2: usize, buckets: usize, seed: u64) -> FloatNet {
         b2: (0..buckets * l2).map(|_| uniform(0.5)).collect(),
         w3: (0..buckets * l2).map(|_| uniform(3.0)).collect(),
         b3: (0..buckets).map(|_| uniform(2.0)).collect(),
+        base: 0,
     }
 }
 
@@ -539,4 +540,71 @@ fn the_state_equals_a_recomputation_at_every_node_of_random_games() {
     // The shipped shape, which takes the AVX2 kernel on the fast paths.
     let net = random_net(64, 32, 4, 16).quantise().unwrap();
     assert!(walk(&net, 17) > 1000);
+}
+
+/// A network with a base (the embedded pattern weights) is worth its own output plus their
+/// value, on every entry point and code path, lazy or not; the file keeps the base through
+/// both versions, and a base the engine does not embed is refused by name.
+#[test]
+fn a_network_with_a_base_adds_the_base_and_only_the_embedded_one() {
+    let pattern = crate::eval::builtin::default_pattern();
+    let mut float = random_net(64, 8, 2, 21);
+    float.base = file::builtin_base_id();
+    assert_eq!(
+        file::builtin_base_id(),
+        file::base_id(crate::eval::builtin::DEFAULT_WEIGHTS)
+    );
+    for bytes in [float.to_bytes(), float.to_packed_bytes()] {
+        assert_eq!(FloatNet::from_bytes(&bytes).unwrap().base, float.base);
+    }
+    let plain = {
+        let mut f = float.clone();
+        f.base = 0;
+        f.quantise().unwrap()
+    };
+    let net = NnueEval::from_bytes(&float.to_packed_bytes()).unwrap();
+    assert!(net.has_base() && !plain.has_base());
+    let lazy = NnueEval::from_bytes(&float.to_packed_bytes())
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_lazy_margin(Some(300));
+    let mut state = net.new_state();
+    let mut checked = 0;
+    for b in positions(120, 22) {
+        let (p, o) = (b.player(), b.opponent());
+        for sq in squares(b.moves()) {
+            let f = b.flips(sq);
+            let child = b.play(sq);
+            let want = crate::eval::clamp_score(
+                (plain.value_on(&child, CpuPath::Portable) as f64 * 100.0
+                    + pattern.score_units(&child) as f64 * 100.0
+                        / crate::eval::pattern::WEIGHT_SCALE as f64)
+                    .round() as i64,
+            );
+            let got = net.evaluate(&child);
+            assert!((got - want).abs() <= 1, "{got} against {want}");
+            for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                state.reset(p, o);
+                let v = with_cpu!(path, C => net.evaluate_child_in::<C>(&mut state, p, o, sq, f));
+                assert_eq!(v, got, "{path}");
+                // Inside the window, the lazy network gives the same value, reusing the
+                // base's sum from its estimate.
+                let e = pattern.evaluate(&child);
+                state.reset(p, o);
+                let v = with_cpu!(path, C => lazy.evaluate_child_window_in::<C>(&mut state, p, o, sq, f, e - 50, e + 50));
+                assert_eq!(v, got, "{path} lazy");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500);
+    // Another base is refused, naming both ids.
+    let mut other = float.clone();
+    other.base = file::builtin_base_id() ^ 0x55;
+    let err = NnueEval::from_bytes(&other.to_packed_bytes()).unwrap_err();
+    assert_eq!(
+        err,
+        NnueError::UnknownBase(other.base, file::builtin_base_id())
+    );
+    assert!(err.to_string().contains("does not embed"));
 }
