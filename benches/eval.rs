@@ -111,6 +111,7 @@ fn network() -> NnueEval {
         b2: (0..buckets * l2).map(|_| uniform(0.5)).collect(),
         w3: (0..buckets * l2).map(|_| uniform(3.0)).collect(),
         b3: (0..buckets).map(|_| uniform(1.0)).collect(),
+        base: 0,
     }
     .quantise()
     .expect("weights within the quantised ranges")

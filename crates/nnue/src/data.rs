@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use othello_core::eval::pattern::PatternEval;
+use othello_core::eval::Evaluator;
 use othello_train::learn::data::{parse_header, Record, DATA_HEADER_LEN, RECORD_LEN};
 
 use crate::file::fnv1a64;
@@ -128,6 +130,39 @@ pub fn load(
         }
     }
     Ok(ds)
+}
+
+/// Makes every label of `ds` a residual: the label minus `base`'s value of the position
+/// (centi-discs, saturated to `i16`). Returns `base`'s mean absolute error in discs on the
+/// validation positions, the figure the network has to beat.
+pub fn subtract_base(ds: &mut Dataset, base: &PatternEval) -> f64 {
+    let residual = |p: &mut Position| {
+        let board = othello_core::Board::from_bits_unchecked(p.player, p.opponent);
+        let r = p.label as i32 - base.evaluate(&board);
+        p.label = r.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    };
+    ds.train.iter_mut().for_each(residual);
+    ds.valid.iter_mut().for_each(residual);
+    if ds.valid.is_empty() {
+        return f64::NAN;
+    }
+    let sum: f64 = ds
+        .valid
+        .iter()
+        .map(|p| (p.label as f64 / 100.0).abs())
+        .sum();
+    sum / ds.valid.len() as f64
+}
+
+/// Reads the pattern weights of `nnue-train --base`, with their base id
+/// (`othello_core::eval::nnue::file::base_id`).
+pub fn read_base(path: &Path) -> Result<(PatternEval, u32), String> {
+    let bytes =
+        othello_engine::files::read(path, othello_core::eval::pattern::file::MAX_FILE_LEN as u64)
+            .map_err(|e| format!("--base {}: {e}", path.display()))?;
+    let eval =
+        PatternEval::from_bytes(&bytes).map_err(|e| format!("--base {}: {e}", path.display()))?;
+    Ok((eval, othello_core::eval::nnue::file::base_id(&bytes)))
 }
 
 #[cfg(test)]

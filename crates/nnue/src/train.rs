@@ -18,8 +18,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use othello_core::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
-use othello_core::eval::pattern::PatternEval;
-use othello_core::eval::Evaluator;
 
 use crate::data::{self, Position};
 use crate::factor::Factors;
@@ -74,7 +72,7 @@ pub struct Config {
     /// Train the embedding factorised ([`crate::factor`]): per-square vectors shared by the
     /// rows, folded into them in every written network.
     pub factor: bool,
-    /// Pattern weights the network corrects ([`subtract_base`]): each label becomes the label
+    /// Pattern weights the network corrects ([`data::subtract_base`]): each label becomes the label
     /// minus these weights' value, so the network learns a residual and the engine adds the
     /// two (`None`: the network alone).
     pub base: Option<PathBuf>,
@@ -383,38 +381,6 @@ pub fn validate(
     (abs / n, sq / n, bands)
 }
 
-/// Makes every label of `ds` a residual: the label minus `base`'s value of the position
-/// (centi-discs, saturated to `i16`). Returns `base`'s mean absolute error in discs on the
-/// validation positions, the figure the network has to beat.
-pub fn subtract_base(ds: &mut data::Dataset, base: &PatternEval) -> f64 {
-    let residual = |p: &mut Position| {
-        let board = othello_core::Board::from_bits_unchecked(p.player, p.opponent);
-        let r = p.label as i32 - base.evaluate(&board);
-        p.label = r.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-    };
-    ds.train.iter_mut().for_each(residual);
-    ds.valid.iter_mut().for_each(residual);
-    if ds.valid.is_empty() {
-        return f64::NAN;
-    }
-    let sum: f64 = ds
-        .valid
-        .iter()
-        .map(|p| (p.label as f64 / 100.0).abs())
-        .sum();
-    sum / ds.valid.len() as f64
-}
-
-/// Reads the pattern weights of `--base`, with their base id.
-fn read_base(path: &Path) -> Result<(PatternEval, u32), String> {
-    let bytes =
-        othello_engine::files::read(path, othello_core::eval::pattern::file::MAX_FILE_LEN as u64)
-            .map_err(|e| format!("--base {}: {e}", path.display()))?;
-    let eval =
-        PatternEval::from_bytes(&bytes).map_err(|e| format!("--base {}: {e}", path.display()))?;
-    Ok((eval, othello_core::eval::nnue::file::base_id(&bytes)))
-}
-
 fn shuffled(n: usize, seed: u64) -> Vec<u32> {
     let mut v: Vec<u32> = (0..n as u32).collect();
     let mut rng = othello_core::rng::SplitMix64::new(seed);
@@ -492,9 +458,9 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     let t_load = Instant::now();
     let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties)?;
     if let Some(path) = &cfg.base {
-        let (base, id) = read_base(path)?;
+        let (base, id) = data::read_base(path)?;
         state.params.base = id;
-        let mae = subtract_base(&mut ds, &base);
+        let mae = data::subtract_base(&mut ds, &base);
         log_line(
             &log,
             &format!(

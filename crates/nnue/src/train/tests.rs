@@ -190,11 +190,14 @@ mod run {
         let plain = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
         let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
         let base = othello_core::eval::builtin::default_pattern();
-        let mae = subtract_base(&mut ds, &base);
+        let mae = data::subtract_base(&mut ds, &base);
         let mut sum = 0.0;
         for (a, b) in plain.valid.iter().zip(&ds.valid) {
             let board = othello_core::Board::from_bits_unchecked(a.player, a.opponent);
-            assert_eq!(b.label as i32, a.label as i32 - base.evaluate(&board));
+            assert_eq!(
+                b.label as i32,
+                a.label as i32 - othello_core::eval::Evaluator::evaluate(&*base, &board)
+            );
             sum += (b.label as f64 / 100.0).abs();
         }
         assert!((mae - sum / ds.valid.len() as f64).abs() < 1e-9);
