@@ -55,18 +55,25 @@ fn bad_inputs_and_outputs_are_refused_and_no_file_is_touched() {
     std::fs::write(&a, weights_bytes(&network(4, 1))).unwrap();
     std::fs::write(&b, weights_bytes(&network(4, 2))).unwrap();
     std::fs::write(&wide, weights_bytes(&network(6, 3))).unwrap();
+    // A network that corrects pattern weights (`nnue-train --base`) does not average with
+    // one that does not.
+    let based = d.join("based.nnue");
+    let mut with_base = network(4, 4);
+    with_base.base = 0x1234_5678;
+    std::fs::write(&based, weights_bytes(&with_base)).unwrap();
     let (damaged, out) = (d.join("damaged.nnue"), d.join("out.nnue"));
     let mut bytes = std::fs::read(&a).unwrap();
     bytes[100] ^= 1;
     std::fs::write(&damaged, &bytes).unwrap();
-    let before: Vec<Vec<u8>> = [&a, &b, &wide, &damaged]
+    let before: Vec<Vec<u8>> = [&a, &b, &wide, &damaged, &based]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();
-    let cases: [(&[&Path], &str); 6] = [
+    let cases: [(&[&Path], &str); 7] = [
         (&[&a, &a, &b], "input"),
         (&[&out, &a], "two networks"),
         (&[&out, &a, &wide], "dimensions"),
+        (&[&out, &a, &based], "base 12345678"),
         (&[&out, &a, &damaged], "damaged.nnue"),
         (&[&out, &a, Path::new("/dev/zero")], "/dev/zero"),
         (&[&d.join("no/such/dir/out.nnue"), &a, &b], "out.nnue"),
@@ -78,7 +85,7 @@ fn bad_inputs_and_outputs_are_refused_and_no_file_is_touched() {
         assert!(!err.contains("panicked"), "{err}");
         assert!(!out.exists(), "{args:?} wrote the output");
     }
-    let after: Vec<Vec<u8>> = [&a, &b, &wide, &damaged]
+    let after: Vec<Vec<u8>> = [&a, &b, &wide, &damaged, &based]
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();

@@ -51,20 +51,15 @@ fn run() -> Result<(), String> {
         match &mut sum {
             None => sum = Some(net.params),
             Some(s) => {
-                if s.base != net.params.base {
+                // Only networks of one run average: the same dimensions and the same base.
+                if (s.arch, s.base) != (net.params.arch, net.params.base) {
                     return Err(format!(
-                        "{}: corrects other pattern weights (base {:08x}) than the first network (base {:08x})",
-                        input.display(),
-                        net.params.base,
-                        s.base
-                    ));
-                }
-                if s.arch != net.params.arch {
-                    return Err(format!(
-                        "{}: dimensions {:?} differ from the first network's {:?}",
+                        "{}: dimensions {:?} and base {:08x} differ from the first network's {:?} and {:08x}",
                         input.display(),
                         net.params.arch,
-                        s.arch
+                        net.params.base,
+                        s.arch,
+                        s.base
                     ));
                 }
                 for (a, b) in s.groups_mut().into_iter().zip(net.params.groups()) {
