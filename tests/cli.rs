@@ -147,6 +147,44 @@ fn solve_checks_the_file_and_fails_on_a_wrong_score() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A file may list one best move of several (`tests/data/exact-24.obf` gives "a best move and
+/// the exact value"): a solve that picks another move of the same score is right, in the
+/// table and in the JSON stream, and a wrong listed score is still a mismatch.
+#[test]
+fn solve_accepts_an_unlisted_best_move_of_the_listed_score() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-tie-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // 11 empties, O to move: h1, a2 and h4 all give +6 (a5 +4, b1 -4); each line lists one.
+    let board = "--XXXX----XOOX-XOXOOOOXOXXXXXXO--XOXXOOXOOXOOXOO-OOXOOOO-OXXXXXX O";
+    let ties = dir.join("ties.obf");
+    let text: String = ["H1", "A2", "H4"]
+        .iter()
+        .map(|m| format!("{board}; {m}:+6;\n"))
+        .collect();
+    std::fs::write(&ties, &text).unwrap();
+    let o = othello(&["solve", ties.to_str().unwrap(), "--threads", "1"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert_eq!(out.matches(" ok ").count(), 3, "{out}");
+    assert!(out.contains("total: 3 positions, 0 mismatches"), "{out}");
+    let o = othello(&["solve", ties.to_str().unwrap(), "--threads", "1", "--jsonl"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o).matches("\"match\":true").count(),
+        3,
+        "{}",
+        stdout(&o)
+    );
+    // A wrong score stays wrong, whichever move the line names.
+    let wrong = dir.join("wrong.obf");
+    std::fs::write(&wrong, format!("{board}; A2:+4;\n{board}; A5:+6;\n")).unwrap();
+    let o = othello(&["solve", wrong.to_str().unwrap(), "--threads", "1"]);
+    let out = stdout(&o);
+    assert!(!o.status.success(), "{out}");
+    assert!(out.contains("total: 2 positions, 1 mismatches"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn solve_count_takes_the_first_positions_of_the_file() {
     let o = othello(&["solve", "tests/data/fforum-1-19.obf", "--count", "2"]);

@@ -27,7 +27,7 @@ use othello::search::{SearchResult, Searcher, Value};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::commands::solve_matches;
+use super::commands::solve_matches_confirmed;
 
 /// Longest input line read, in bytes; a longer one is answered by an error line and skipped
 /// (an OBF line with every move scored is under 300 bytes).
@@ -104,7 +104,7 @@ pub fn run_solve_stream(
                     searcher.clear();
                 }
                 let result = searcher.solve(&entry.position.board, options.wld, &mut ());
-                let answer = Answer::new(&entry, &result, options.wld);
+                let answer = Answer::new(&mut searcher, &entry, &result, options.wld);
                 summary.solved += 1;
                 summary.mismatches += u64::from(answer.matched == Some(false));
                 answer.to_json(number, &entry, &result)
@@ -221,7 +221,14 @@ struct Answer {
 }
 
 impl Answer {
-    fn new(entry: &ObfEntry, result: &SearchResult, wld: bool) -> Answer {
+    /// The answer of `result`, the solve of `entry` by `searcher` (which may solve again to
+    /// confirm an unlisted best move, [`solve_matches_confirmed`]).
+    fn new(
+        searcher: &mut Searcher<EngineEval>,
+        entry: &ObfEntry,
+        result: &SearchResult,
+        wld: bool,
+    ) -> Answer {
         let (score, is_wld) = match result.value {
             Value::Exact(s) => (s, false),
             Value::Wld(s) => (s, true),
@@ -232,7 +239,7 @@ impl Answer {
         Answer {
             score,
             wld: is_wld,
-            matched: solve_matches(entry, result.best, score, wld),
+            matched: solve_matches_confirmed(searcher, entry, result.best, score, wld),
         }
     }
 
