@@ -55,18 +55,8 @@ fn run() -> Result<(), String> {
             othello_nnue::load_weights(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let t = std::time::Instant::now();
         // A network with a base corrects the embedded pattern weights: its value adds theirs.
-        let base = match net.params.base {
-            0 => None,
-            id if id == othello_core::eval::nnue::file::builtin_base_id() => {
-                Some(othello_core::eval::builtin::default_pattern())
-            }
-            id => {
-                return Err(format!(
-                    "{}: corrects pattern weights {id:08x}, not the embedded ones",
-                    path.display()
-                ))
-            }
-        };
+        let base = othello_core::eval::nnue::file::base_for(net.params.base)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let (b, e) = mae_by_band(&samples, |p, o| {
             let base = base.as_ref().map_or(0.0, |b| {
                 b.evaluate(&othello_core::Board::from_bits_unchecked(p, o)) as f64 / 100.0

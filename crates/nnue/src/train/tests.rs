@@ -214,6 +214,14 @@ mod run {
         assert_eq!(crate::read_weights(&bytes).unwrap().params.base, id);
         let engine = othello_core::eval::nnue::NnueEval::from_bytes(&bytes).unwrap();
         assert!(engine.has_base());
+        // A base that is not a pattern weight file, or not a regular file, is refused by name.
+        for bad in ["/dev/zero", "Cargo.toml"] {
+            let mut other = cfg.clone();
+            other.base = Some(PathBuf::from(bad));
+            other.dir = root.join("bad-base");
+            let err = run(&other).unwrap_err();
+            assert!(err.contains("--base") && err.contains(bad), "{err}");
+        }
         // Without the base the same settings are other settings.
         cfg.base = None;
         assert!(run(&cfg).unwrap_err().contains("other settings"));

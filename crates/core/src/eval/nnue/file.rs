@@ -38,8 +38,12 @@ use super::{
     bucket, rows_from_indices, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2,
     MOBILITY_SCALE, W2_SCALE,
 };
+use std::sync::Arc;
+
+use crate::eval::pattern::file::Fnv1a64;
 use crate::eval::pattern::geometry::geometry;
 use crate::eval::pattern::geometry::instance_indices;
+use crate::eval::pattern::PatternEval;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"OthNNUE1";
@@ -129,32 +133,34 @@ pub enum NnueError {
 
 /// 64-bit FNV-1a of `bytes`, skipping the checksum field (bytes 24 to 31).
 pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (i, &b) in bytes.iter().enumerate() {
-        if (24..32).contains(&i) {
-            continue;
-        }
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    let mut h = Fnv1a64::new();
+    h.write(&bytes[..bytes.len().min(24)]);
+    h.write(bytes.get(32..).unwrap_or(&[]));
+    h.finish()
 }
 
 /// The id a network file gives the pattern weights it corrects: the low 32 bits of the
 /// 64-bit FNV-1a of their file's bytes (never 0, which means no base).
 pub fn base_id(pattern_file: &[u8]) -> u32 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in pattern_file {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    (h as u32).max(1)
+    let mut h = Fnv1a64::new();
+    h.write(pattern_file);
+    (h.finish() as u32).max(1)
 }
 
 /// The id of the embedded pattern weights, the one base the engine reads.
 pub fn builtin_base_id() -> u32 {
     static ID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *ID.get_or_init(|| base_id(crate::eval::builtin::DEFAULT_WEIGHTS))
+}
+
+/// The pattern weights a network with base field `id` corrects: none for 0, the embedded
+/// weights for their id, and an error naming both ids for any other.
+pub fn base_for(id: u32) -> Result<Option<Arc<PatternEval>>, NnueError> {
+    match id {
+        0 => Ok(None),
+        id if id == builtin_base_id() => Ok(Some(crate::eval::builtin::default_pattern())),
+        id => Err(NnueError::UnknownBase(id, builtin_base_id())),
+    }
 }
 
 /// The network in `f32`, as the trainer computes it: the reference the quantised inference
@@ -446,11 +452,7 @@ impl FloatNet {
                 w2_mobility.extend(bucket_rows.chunks_exact(n).map(|row| row[h + input]));
             }
         }
-        let base = match self.base {
-            0 => None,
-            id if id == builtin_base_id() => Some(crate::eval::builtin::default_pattern()),
-            id => return Err(NnueError::UnknownBase(id, builtin_base_id())),
-        };
+        let base = base_for(self.base)?;
         let active = super::active_slots(&emb, h);
         Ok(NnueEval {
             hidden: h,
