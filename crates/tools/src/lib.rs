@@ -20,4 +20,5 @@ pub mod gamedb;
 pub mod players;
 pub mod quality;
 pub mod review;
+pub mod scaling;
 pub mod web;

@@ -52,6 +52,7 @@ use super::order::{Candidate, Cursor, MAX_MOVES};
 use super::probcut::endgame::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::probcut::model::MpcModel;
 use super::pv_loop::{pv_moves, PvSearch};
+use super::tree_record;
 use super::tt::{Bound, SOLVED_DEPTH};
 
 mod ordering;
@@ -497,6 +498,10 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
             self.cx.pop();
             return v;
         }
+        let record = tree_record::wanted(n);
+        if record {
+            tree_record::enter(n, mv.count_ones(), self.cx.nodes);
+        }
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order_by_mobility(p, o, mv, tt_move, &mut list);
         // The table's move goes first whatever the evaluation says, and usually ends a cut
@@ -508,6 +513,9 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         if n >= ETC_MIN {
             if let Some((v, sq)) = self.etc(p, o, alpha, &list[..count]) {
                 self.note_root_move(key, Some(sq));
+                if record {
+                    tree_record::leave(0, true, self.cx.nodes);
+                }
                 return v;
             }
         }
@@ -515,9 +523,14 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         let mut best_sq = None;
         let busy = self.busy.filter(|_| n >= DEFER_MIN_EMPTIES);
         let mut cursor = Cursor::new(count);
+        let mut searched = 0;
         while let Some(c) = cursor.next(&mut list, |c| {
             busy.is_some_and(|b| b.is_busy(child_key(p, o, c)))
         }) {
+            if record {
+                tree_record::next_child(searched);
+            }
+            searched += 1;
             let sq = Square::from_index_masked(c.sq as u32);
             let (cp, co) = (o ^ c.flips, p ^ c.flips ^ sq.bit());
             let child = busy.map(|b| enter(b, cp, co));
@@ -528,6 +541,9 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
                 b.leave(k);
             }
             if self.cx.stopped() {
+                if record {
+                    tree_record::leave(searched as u32, false, self.cx.nodes);
+                }
                 return 0;
             }
             if v > best {
@@ -541,6 +557,9 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
                 // The cursor put the table's move at the head of the list.
                 self.add_eval_keys(p, o, &mut list[1..count]);
             }
+        }
+        if record {
+            tree_record::leave(searched as u32, best > alpha, self.cx.nodes);
         }
         if near_leaves {
             self.leaf.store(p, o, alpha, best, best_sq);

@@ -45,6 +45,7 @@ mod solve;
 mod stopper;
 pub mod time;
 mod transition;
+pub mod tree_record;
 pub mod tt;
 mod zeroed;
 
