@@ -226,6 +226,8 @@ impl Task {
 struct NodeState {
     done: bool,
     stopped: bool,
+    /// Whether its younger brothers were started (so that its completion may stop some).
+    split: bool,
     /// Younger brothers still running (children after the eldest).
     pending: u32,
 }
@@ -250,6 +252,9 @@ struct Sim<'t> {
     running: Vec<Option<(Task, u64)>>,
     generation: Vec<u64>,
     idle: Vec<usize>,
+    /// The processors running a task, and each one's place in that list (`usize::MAX`: none).
+    busy_procs: Vec<usize>,
+    busy_place: Vec<usize>,
     events: BinaryHeap<Reverse<(u64, usize, u64)>>,
     now: u64,
     next_root: usize,
@@ -269,6 +274,8 @@ pub fn simulate(tree: &Tree, options: SimOptions) -> SimResult {
         running: vec![None; processors],
         generation: vec![0; processors],
         idle: (0..processors).rev().collect(),
+        busy_procs: Vec::new(),
+        busy_place: vec![usize::MAX; processors],
         events: BinaryHeap::new(),
         now: 0,
         next_root: 0,
@@ -375,6 +382,8 @@ impl Sim<'_> {
             0
         };
         self.running[proc] = Some((task, self.now));
+        self.busy_place[proc] = self.busy_procs.len();
+        self.busy_procs.push(proc);
         self.generation[proc] += 1;
         let end = self.now + self.cost(task) + delay;
         self.events
@@ -401,6 +410,7 @@ impl Sim<'_> {
             let Some((task, start)) = self.running[proc].take() else {
                 continue;
             };
+            self.unmark_busy(proc);
             self.now = time;
             self.result.busy += time - start;
             let mut next = None;
@@ -462,6 +472,7 @@ impl Sim<'_> {
             return;
         }
         self.state[v].pending = young.len() as u32;
+        self.state[v].split = true;
         // Pushed last, taken first by the processor here: in search order.
         if node.cut && self.options.speculate {
             for _ in node.searched..node.moves {
@@ -480,7 +491,7 @@ impl Sim<'_> {
     /// parent.
     fn complete(&mut self, v: usize) {
         self.state[v].done = true;
-        if self.tree.nodes[v].cut {
+        if self.tree.nodes[v].cut && self.state[v].split {
             for i in self.tree.child_start[v]..self.tree.child_start[v + 1] {
                 let c = self.tree.children[i as usize] as usize;
                 if !self.state[c].done {
@@ -510,14 +521,26 @@ impl Sim<'_> {
         }
     }
 
+    /// Takes `proc` off the list of running processors.
+    fn unmark_busy(&mut self, proc: usize) {
+        let place = std::mem::replace(&mut self.busy_place[proc], usize::MAX);
+        let last = self.busy_procs.pop().expect("a running processor");
+        if last != proc {
+            self.busy_procs[place] = last;
+            self.busy_place[last] = place;
+        }
+    }
+
     /// Frees the processors running work that a completion made useless.
     fn stop_running(&mut self) {
-        for proc in 0..self.running.len() {
+        let busy: Vec<usize> = self.busy_procs.clone();
+        for proc in busy {
             let Some((task, start)) = self.running[proc] else {
                 continue;
             };
             if !self.live(task) {
                 self.running[proc] = None;
+                self.unmark_busy(proc);
                 self.generation[proc] += 1;
                 self.result.busy += self.now - start;
                 self.result.wasted += self.now - start;
