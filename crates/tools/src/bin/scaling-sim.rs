@@ -84,7 +84,6 @@ fn parse_args() -> Result<Option<Args>, String> {
 }
 
 fn main() -> ExitCode {
-    env_logger::init();
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
