@@ -37,6 +37,10 @@ pub struct SimOptions {
     pub speculate: bool,
     /// Nanoseconds each task started on a processor other than its parent's pays first.
     pub split_cost: u64,
+    /// Brothers searched one after another before the others are shared: 1 is Young
+    /// Brothers Wait; 2 also waits for the second brother, so that a node whose eldest fails
+    /// high, or whose second does, is never split.
+    pub serial_brothers: u8,
     /// Fewest empties of a node whose children may be shared (from the recording's
     /// [`RECORD_MIN_EMPTIES`](othello_core::search::tree_record::RECORD_MIN_EMPTIES) up): a
     /// node with fewer is searched whole by one processor.
@@ -228,6 +232,10 @@ struct NodeState {
     stopped: bool,
     /// Whether its younger brothers were started (so that its completion may stop some).
     split: bool,
+    /// Whether its second brother runs alone (with [`SimOptions::serial_brothers`] 2), and
+    /// whether it has.
+    second: bool,
+    second_done: bool,
     /// Younger brothers still running (children after the eldest).
     pending: u32,
 }
@@ -459,12 +467,32 @@ impl Sim<'_> {
             self.complete(v);
             return;
         }
+        if self.options.serial_brothers >= 2 && !self.state[v].second_done {
+            self.state[v].second_done = true;
+            let second = self
+                .tree
+                .kids(v)
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| self.tree.nodes[c].rank == 1);
+            if let Some(c) = second {
+                self.state[v].second = true;
+                self.push(Task::Own(c as u32));
+                return;
+            }
+            if node.cut && node.searched == 2 {
+                // The second brother failed high, unrecorded (at once).
+                self.complete(v);
+                return;
+            }
+        }
+        let first_young = if self.state[v].second_done { 2 } else { 1 };
         let young: Vec<u32> = self
             .tree
             .kids(v)
             .iter()
             .copied()
-            .filter(|&c| self.tree.nodes[c as usize].rank > 0)
+            .filter(|&c| self.tree.nodes[c as usize].rank >= first_young)
             .collect();
         let virtual_cutter = node.cut && cutter.is_none();
         if young.is_empty() && !virtual_cutter {
@@ -511,6 +539,13 @@ impl Sim<'_> {
         }
         if self.tree.eldest(p) == Some(v) {
             self.eldest_done(p);
+        } else if self.state[p].second && self.tree.nodes[v].rank == 1 {
+            self.state[p].second = false;
+            if self.tree.cutter(p) == Some(v) {
+                self.complete(p);
+            } else {
+                self.eldest_done(p);
+            }
         } else if self.tree.cutter(p) == Some(v) {
             self.complete(p);
         } else {
@@ -575,6 +610,7 @@ mod tests {
                 processors,
                 speculate,
                 split_cost: 0,
+                serial_brothers: 1,
                 split_min: 0,
             },
         )
@@ -671,6 +707,7 @@ mod tests {
                 processors: 4,
                 speculate: false,
                 split_cost: 3,
+                serial_brothers: 1,
                 split_min: 0,
             },
         );
@@ -687,10 +724,40 @@ mod tests {
             processors: 4,
             speculate: false,
             split_cost: 0,
+            serial_brothers: 1,
             split_min,
         };
         assert_eq!(simulate(&tree, options(21)).makespan, 42);
         assert_eq!(simulate(&tree, options(20)).makespan, 22);
+    }
+
+    #[test]
+    fn with_two_serial_brothers_a_cut_by_the_second_wastes_nothing() {
+        // Own 1, eldest 5, second 10 (the cutter): 16 however many processors, nothing
+        // speculative; an all node of four: 2 + 10 + 10, then two at once, 32.
+        let cut = vec![
+            node(NO_PARENT, 0, 5, 2, true, 1),
+            node(0, 0, 0, 0, false, 5),
+            node(0, 1, 0, 0, false, 10),
+        ];
+        let options = SimOptions {
+            processors: 8,
+            speculate: true,
+            split_cost: 0,
+            serial_brothers: 2,
+            split_min: 0,
+        };
+        let r = simulate(&Tree::new(cut.clone()).unwrap(), options);
+        assert_eq!((r.makespan, r.wasted), (16, 0));
+        let one = SimOptions {
+            serial_brothers: 1,
+            ..options
+        };
+        assert_eq!(simulate(&Tree::new(cut).unwrap(), one).wasted, 3 * 10);
+        assert_eq!(
+            simulate(&Tree::new(all_node()).unwrap(), options).makespan,
+            32
+        );
     }
 
     #[test]

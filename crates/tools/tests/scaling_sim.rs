@@ -37,7 +37,7 @@ fn one_processor_is_the_serial_search_and_more_are_faster() {
             .collect()
     };
     let one = row("1");
-    assert_eq!(one.len(), 4, "{out}");
+    assert_eq!(one.len(), 5, "{out}");
     assert!(one.iter().all(|&s| s == 1.0), "{one:?}");
     let two = row("2");
     assert!(two[0] > 1.2 && two[0] <= 2.2, "{two:?}");

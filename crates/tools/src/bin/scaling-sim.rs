@@ -4,11 +4,11 @@
 //! while recording the search tree above the parallel search's split depth
 //! (`othello_core::search::tree_record`), then replays each recording on 1 to 64 simulated
 //! processors as a Young Brothers Wait search (`othello_tools::scaling`, whose docs give the
-//! model). Prints one table: the speed-up of the recorded search for each processor count,
-//! without and with speculative work and a cost per split, and of the whole solve when what
-//! was not recorded (the midgame search that gives the first guess, the ProbCut probes of the
-//! selective passes outside the recorded nodes) stays serial. docs/dev/PARALLEL.md has the
-//! figures and what they mean.
+//! model). Prints the speed-up of the recorded search for each processor count: without and
+//! with speculative work, with a cost per split, with two brothers searched before a node is
+//! split; then of the whole solve when what was not recorded (the midgame search that gives
+//! the first guess, the nodes below the recorded depth) stays serial; then by split depth.
+//! docs/dev/PARALLEL.md has the figures and what they mean.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -129,17 +129,19 @@ fn run() -> Result<(), String> {
     let first = RECORD_MIN_EMPTIES as u8;
     // The main table: every processor count at the solver's split depth, three models.
     let models = [
-        (false, 0u64, "ideal"),
-        (true, 0, "speculative"),
-        (true, args.split_cost, "speculative + split cost"),
+        (false, 0u64, 1u8, "ideal"),
+        (true, 0, 1, "speculative"),
+        (true, args.split_cost, 1, "speculative + split cost"),
+        (true, args.split_cost, 2, "the same, two serial"),
     ];
     let mut runs: Vec<SimOptions> = Vec::new();
     for &processors in &PROCESSORS {
-        for &(speculate, split_cost, _) in &models {
+        for &(speculate, split_cost, serial_brothers, _) in &models {
             runs.push(SimOptions {
                 processors,
                 speculate,
                 split_cost,
+                serial_brothers,
                 split_min: first,
             });
         }
@@ -154,6 +156,7 @@ fn run() -> Result<(), String> {
             processors,
             speculate: true,
             split_cost: args.split_cost,
+            serial_brothers: 1,
             split_min,
         });
     }
@@ -179,7 +182,7 @@ fn run() -> Result<(), String> {
             let sum = &mut sums[k];
             sum.makespan += r.makespan;
             sum.wasted += r.wasted;
-            if !run.speculate && run.split_min == first {
+            if !run.speculate && run.split_min == first && run.serial_brothers == 1 {
                 match run.processors {
                     16 => alone[0] = r.speedup(),
                     4096 => alone[1] = r.speedup(),
@@ -229,7 +232,7 @@ fn run() -> Result<(), String> {
     )
     .map_err(output)?;
     write!(o, "{:>5}", "P").map_err(output)?;
-    for (_, _, name) in &models {
+    for (_, _, _, name) in &models {
         write!(o, "  {name:>24} {:>7}", "waste").map_err(output)?;
     }
     writeln!(o, "  {:>12}", "whole solve").map_err(output)?;
@@ -244,7 +247,7 @@ fn run() -> Result<(), String> {
             )
             .map_err(output)?;
         }
-        let last = sums[k * models.len() + models.len() - 1];
+        let last = sums[k * models.len() + 2];
         writeln!(
             o,
             "  {:>11.2}x",
