@@ -90,33 +90,55 @@ pub(crate) fn wanted(empties: u32) -> bool {
     empties >= RECORD_MIN_EMPTIES && ON.get()
 }
 
+/// Runs `f` on this thread's recording, if one was started.
+fn with_recorder(f: impl FnOnce(&mut Recorder)) {
+    RECORDER.with_borrow_mut(|r| {
+        if let Some(r) = r {
+            f(r);
+        }
+    });
+}
+
 /// The solver enters the move loop of a node with `empties` empties and `moves` legal moves,
 /// having counted `nodes` nodes so far.
 #[cold]
 pub(crate) fn enter(empties: u32, moves: u32, nodes: u64) {
-    RECORDER.with_borrow_mut(|r| {
-        if let Some(r) = r {
-            r.enter(empties, moves, nodes);
+    with_recorder(|r| r.enter(empties, moves, nodes));
+}
+
+/// The solver leaves the node entered last, having searched `searched` children (recorded or
+/// not), failing high if `cut`, with `nodes` nodes counted so far.
+#[cold]
+pub(crate) fn leave(searched: u32, cut: bool, nodes: u64) {
+    with_recorder(|r| r.leave(searched, cut, nodes));
+}
+
+/// The node entered last is about to search its child of place `rank` in its search order
+/// (0 first): the child, if recorded, takes that rank.
+#[cold]
+pub(crate) fn next_child(rank: usize) {
+    with_recorder(|r| {
+        if let Some(f) = r.stack.last_mut() {
+            f.next_rank = rank.min(u8::MAX as usize) as u8;
         }
     });
 }
 
 impl Recorder {
     fn enter(&mut self, empties: u32, moves: u32, nodes: u64) {
-        let r = self;
-        let (parent, rank) = match r.stack.last() {
+        let (parent, rank) = match self.stack.last() {
             Some(f) => (f.index as u32, f.next_rank),
             None => (NO_PARENT, 0),
         };
-        r.stack.push(Frame {
-            index: r.nodes.len(),
+        self.stack.push(Frame {
+            index: self.nodes.len(),
             nodes,
             start: Instant::now(),
             child_nodes: 0,
             child_nanos: 0,
             next_rank: 0,
         });
-        r.nodes.push(TreeNode {
+        self.nodes.push(TreeNode {
             parent,
             empties: empties as u8,
             rank,
@@ -127,46 +149,21 @@ impl Recorder {
             own_nanos: 0,
         });
     }
-}
 
-/// The solver leaves the node entered last, having searched `searched` children (recorded or
-/// not), failing high if `cut`, with `nodes` nodes counted so far.
-#[cold]
-pub(crate) fn leave(searched: u32, cut: bool, nodes: u64) {
-    RECORDER.with_borrow_mut(|r| {
-        if let Some(r) = r {
-            r.leave(searched, cut, nodes);
-        }
-    });
-}
-
-impl Recorder {
     fn leave(&mut self, searched: u32, cut: bool, nodes: u64) {
-        let r = self;
-        let Some(f) = r.stack.pop() else { return };
+        let Some(f) = self.stack.pop() else { return };
         let total_nodes = nodes - f.nodes;
         let total_nanos = f.start.elapsed().as_nanos() as u64;
-        let node = &mut r.nodes[f.index];
+        let node = &mut self.nodes[f.index];
         node.searched = searched as u8;
         node.cut = cut;
         node.own_nodes = total_nodes.saturating_sub(f.child_nodes);
         node.own_nanos = total_nanos.saturating_sub(f.child_nanos);
-        if let Some(parent) = r.stack.last_mut() {
+        if let Some(parent) = self.stack.last_mut() {
             parent.child_nodes += total_nodes;
             parent.child_nanos += total_nanos;
         }
     }
-}
-
-/// The node entered last is about to search its child of place `rank` in its search order
-/// (0 first): the child, if recorded, takes that rank.
-#[cold]
-pub(crate) fn next_child(rank: usize) {
-    RECORDER.with_borrow_mut(|r| {
-        if let Some(f) = r.as_mut().and_then(|r| r.stack.last_mut()) {
-            f.next_rank = rank.min(u8::MAX as usize) as u8;
-        }
-    });
 }
 
 #[cfg(test)]
