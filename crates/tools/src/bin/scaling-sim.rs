@@ -7,7 +7,8 @@
 //! model). Prints the speed-up of the recorded search for each processor count: without and
 //! with speculative work, with a cost per split, with two brothers searched before a node is
 //! split; then of the whole solve when what was not recorded (the midgame search that gives
-//! the first guess, the nodes below the recorded depth) stays serial; then by split depth.
+//! the first guess, the principal variation found after the value) stays serial; then by
+//! split depth.
 //! docs/dev/PARALLEL.md has the figures and what they mean.
 
 use std::io::Write;
