@@ -47,6 +47,12 @@ fn one_processor_is_the_serial_search_and_more_are_faster() {
 fn bad_arguments_are_named() {
     let (ok, _, err) = sim(&["no/such/file.obf"]);
     assert!(!ok && err.contains("no/such/file.obf"), "{err}");
+    // Not a regular file: refused before any read, so no hang on a device.
+    let (ok, _, err) = sim(&["/dev/zero"]);
+    assert!(
+        !ok && err.contains("/dev/zero: not a regular file"),
+        "{err}"
+    );
     let (ok, _, err) = sim(&["tests/data/fforum-1-19.obf", "--count", "x"]);
     assert!(!ok && err.contains("--count x"), "{err}");
     let (ok, _, err) = sim(&["tests/data/fforum-1-19.obf", "--skip", "99"]);
