@@ -68,6 +68,7 @@ pub mod square;
 pub mod text;
 pub mod time;
 pub mod xot;
+mod zeroed;
 
 pub use board::{Board, Color, Move, Position};
 pub use square::Square;

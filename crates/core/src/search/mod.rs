@@ -47,7 +47,6 @@ pub mod time;
 mod transition;
 pub mod tree_record;
 pub mod tt;
-mod zeroed;
 
 use crate::time::{Duration, Instant};
 use std::sync::atomic::AtomicBool;

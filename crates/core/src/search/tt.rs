@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::square::Square;
 
-use super::zeroed::{Zeroable, ZeroedArray};
+use crate::zeroed::{Zeroable, ZeroedArray};
 
 /// Depth stored for exact endgame results (plus the number of empties).
 pub const SOLVED_DEPTH: u8 = 100;
@@ -156,37 +156,6 @@ pub fn prefetch<T>(item: &T) {
     let _ = item;
 }
 
-/// Asks the kernel to back the (still untouched) buffer of `clusters` with transparent huge
-/// pages. A probe lands on a random cache line of a table far larger than the TLB covers;
-/// with 4 KiB pages nearly every probe also pays a page walk, with 2 MiB pages few do.
-///
-/// Only whole 2 MiB pages inside the buffer are advised. Failure is harmless (the kernel may
-/// have huge pages turned off) and ignored.
-fn advise_huge_pages(clusters: &[Cluster]) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = clusters.as_ptr() as usize;
-        let end = start + std::mem::size_of_val(clusters);
-        let first = start.next_multiple_of(HUGE);
-        let last = end / HUGE * HUGE;
-        if last > first {
-            // SAFETY: [first, last) lies inside the allocation owned by `clusters`, and
-            // MADV_HUGEPAGE changes only how the kernel backs those pages, never their
-            // contents or validity.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = clusters;
-}
-
 // SAFETY: a cluster is atomic words, valid when zero (an empty cluster), aligned to 64.
 unsafe impl Zeroable for Cluster {}
 
@@ -229,7 +198,7 @@ impl TranspositionTable {
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableAllocError> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
         let clusters = ZeroedArray::new(n).ok_or(TableAllocError { mb })?;
-        advise_huge_pages(clusters.as_slice());
+        clusters.advise_huge_pages();
         Ok(TranspositionTable { clusters, age: 1 })
     }
 
@@ -245,7 +214,7 @@ impl TranspositionTable {
         match ZeroedArray::new(n) {
             Some(fresh) => {
                 self.clusters = fresh;
-                advise_huge_pages(self.clusters.as_slice());
+                self.clusters.advise_huge_pages();
             }
             None => {
                 for c in self.clusters.as_mut_slice() {

@@ -44,6 +44,7 @@ use crate::eval::pattern::file::Fnv1a64;
 use crate::eval::pattern::geometry::geometry;
 use crate::eval::pattern::geometry::instance_indices;
 use crate::eval::pattern::PatternEval;
+use crate::zeroed::ZeroedArray;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: [u8; 8] = *b"OthNNUE1";
@@ -114,6 +115,9 @@ pub enum NnueError {
         /// The most, in percent, that may clip.
         share: f64,
     },
+    /// No memory for the embedding's rows.
+    #[error("no memory for the network's embedding ({0} bytes)")]
+    NoMemory(usize),
     /// The network corrects pattern weights this engine does not have.
     #[error("the network corrects pattern weights with id {0:08x}, which this engine does not embed (it embeds {1:08x}, weights/pattern-v6.bin)")]
     UnknownBase(u32, u32),
@@ -311,14 +315,14 @@ impl<'a> Layout<'a> {
 
     /// The packed embedding as the engine holds it (`i8`), or an error naming a byte of -128,
     /// which no writer produces.
-    fn packed_embedding(&self) -> Result<Vec<i8>, NnueError> {
+    fn packed_embedding(&self) -> Result<ZeroedArray<i8>, NnueError> {
         match self.packed.iter().position(|&q| q as i8 == i8::MIN) {
             Some(index) => Err(NnueError::OutOfRange {
                 index,
                 value: format!("{} / {EMBED_SCALE}", i8::MIN),
                 limit: i8::MAX as f32 / EMBED_SCALE as f32,
             }),
-            None => Ok(self.packed.iter().map(|&q| q as i8).collect()),
+            None => embedding_rows(self.packed.len(), self.packed.iter().map(|&q| q as i8)),
         }
     }
 
@@ -330,8 +334,9 @@ impl<'a> Layout<'a> {
         if with_embedding {
             values.extend(
                 self.packed_embedding()?
-                    .into_iter()
-                    .map(|q| q as f32 / EMBED_SCALE as f32),
+                    .as_slice()
+                    .iter()
+                    .map(|&q| q as f32 / EMBED_SCALE as f32),
             );
         }
         for (i, chunk) in self.floats.chunks_exact(4).enumerate() {
@@ -411,13 +416,16 @@ impl FloatNet {
                 share: MAX_CLIPPED * 100.0,
             });
         }
-        let emb: Vec<i8> = self.emb.iter().map(|&w| quantise_embedding(w)).collect();
+        let emb = embedding_rows(
+            self.emb.len(),
+            self.emb.iter().map(|&w| quantise_embedding(w)),
+        )?;
         self.quantise_with(emb)
     }
 
     /// [`FloatNet::quantise`] with the embedding given, already quantised (`self.emb` is not
     /// read).
-    fn quantise_with(&self, emb: Vec<i8>) -> Result<NnueEval, NnueError> {
+    fn quantise_with(&self, emb: ZeroedArray<i8>) -> Result<NnueEval, NnueError> {
         let h = self.hidden;
         let embed_limit = i16::MAX as f32 / EMBED_SCALE as f32;
         let w2_limit = i16::MAX as f32 / W2_SCALE as f32;
@@ -438,11 +446,11 @@ impl FloatNet {
                 })
                 .collect::<Result<Vec<i16>, NnueError>>()
         };
-        let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, emb.len())?;
+        let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, emb.as_slice().len())?;
         let n = h + EXTRA;
         let mut w2_dense = Vec::with_capacity(self.buckets * self.l2 * h);
         let mut w2_mobility = Vec::with_capacity(self.buckets * self.l2 * EXTRA);
-        let w2_first = emb.len() + self.b0.len();
+        let w2_first = emb.as_slice().len() + self.b0.len();
         for (r, row) in self.w2.chunks_exact(n).enumerate() {
             w2_dense.extend(quantise(&row[..h], W2_SCALE, w2_limit, w2_first + r * n)?);
         }
@@ -453,7 +461,7 @@ impl FloatNet {
             }
         }
         let base = base_for(self.base)?;
-        let active = super::active_slots(&emb, h);
+        let active = super::active_slots(emb.as_slice(), h);
         Ok(NnueEval {
             hidden: h,
             l2: self.l2,
@@ -527,6 +535,21 @@ impl FloatNet {
 
 /// An embedding weight as the engine holds it: `i8` at [`EMBED_SCALE`] per unit, clipped to
 /// ±127.
+/// The `len` embedding weights `values` where the engine reads them: on a cache-line boundary,
+/// so that a row of 64 is one line, not two, and on huge pages where the kernel grants them
+/// ([`ZeroedArray`]).
+fn embedding_rows(
+    len: usize,
+    values: impl Iterator<Item = i8>,
+) -> Result<ZeroedArray<i8>, NnueError> {
+    let mut rows = ZeroedArray::new(len).ok_or(NnueError::NoMemory(len))?;
+    rows.advise_huge_pages();
+    for (row, value) in rows.as_mut_slice().iter_mut().zip(values) {
+        *row = value;
+    }
+    Ok(rows)
+}
+
 fn quantise_embedding(w: f32) -> i8 {
     (w * EMBED_SCALE as f32).round().clamp(-127.0, 127.0) as i8
 }

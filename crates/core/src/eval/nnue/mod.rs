@@ -52,6 +52,7 @@ use crate::eval::pattern::geometry::{
 use crate::eval::pattern::{PatternEval, SiblingStack, Siblings};
 use crate::eval::{clamp_score, Evaluator};
 use crate::square::Square;
+use crate::zeroed::ZeroedArray;
 
 use super::pattern::siblings::Indices;
 
@@ -220,8 +221,8 @@ pub struct NnueEval {
     /// The placement slots read, in order: those of the shapes with a nonzero row (a shape
     /// left out in training has all its rows zero and costs no load).
     active: Vec<u8>,
-    /// `rows × hidden`, at [`EMBED_SCALE`].
-    emb: Vec<i8>,
+    /// `rows × hidden`, at [`EMBED_SCALE`], from a cache-line boundary.
+    emb: ZeroedArray<i8>,
     /// `hidden`, at [`EMBED_SCALE`].
     b0: Vec<i16>,
     /// `buckets × l2 × hidden`, at [`W2_SCALE`].
@@ -338,7 +339,7 @@ impl NnueEval {
         for (start, &slot) in starts.iter_mut().zip(&self.active) {
             let slot = slot as usize;
             *start = rows[(SLOT_OFFSETS[slot] + idx.0[slot] as u32) as usize] as usize * h;
-            prefetch(&self.emb, *start);
+            prefetch(self.emb.as_slice(), *start);
         }
         let starts = &starts[..self.active.len()];
         let empties = (!(p | o)).count_ones();
@@ -363,11 +364,27 @@ impl NnueEval {
             let tail = unsafe {
                 if self.avx512 {
                     avx512::forward_h64(
-                        &self.emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility,
+                        self.emb.as_slice(),
+                        &self.b0,
+                        starts,
+                        w2,
+                        mob_p,
+                        mob_o,
+                        b2,
+                        w3,
+                        mobility,
                     )
                 } else {
                     avx2::forward_h64(
-                        &self.emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility,
+                        self.emb.as_slice(),
+                        &self.b0,
+                        starts,
+                        w2,
+                        mob_p,
+                        mob_o,
+                        b2,
+                        w3,
+                        mobility,
                     )
                 }
             };
@@ -375,12 +392,12 @@ impl NnueEval {
         }
         let mut acc = [0i16; MAX_HIDDEN];
         if h == 64 {
-            accumulate::<64>(&self.emb, &self.b0, starts, &mut acc);
+            accumulate::<64>(self.emb.as_slice(), &self.b0, starts, &mut acc);
         } else {
             let acc = &mut acc[..h];
             acc.copy_from_slice(&self.b0);
             for &start in starts {
-                for (a, &w) in acc.iter_mut().zip(&self.emb[start..start + h]) {
+                for (a, &w) in acc.iter_mut().zip(&self.emb.as_slice()[start..start + h]) {
                     *a = a.wrapping_add(w as i16);
                 }
             }
