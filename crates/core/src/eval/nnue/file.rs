@@ -35,7 +35,7 @@
 use thiserror::Error;
 
 use super::{
-    bucket, rows_from_indices, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2,
+    bucket, raw_to_row, rows_from_indices, NnueEval, EMBED_SCALE, MAX_CLIPPED, MAX_HIDDEN, MAX_L2,
     MOBILITY_SCALE, W2_SCALE,
 };
 use std::sync::Arc;
@@ -313,17 +313,22 @@ impl<'a> Layout<'a> {
         })
     }
 
-    /// The packed embedding as the engine holds it (`i8`), or an error naming a byte of -128,
-    /// which no writer produces.
-    fn packed_embedding(&self) -> Result<ZeroedArray<i8>, NnueError> {
+    /// The packed embedding, checked: an error names a byte of -128, which no writer produces.
+    fn checked_packed(&self) -> Result<&[u8], NnueError> {
         match self.packed.iter().position(|&q| q as i8 == i8::MIN) {
             Some(index) => Err(NnueError::OutOfRange {
                 index,
                 value: format!("{} / {EMBED_SCALE}", i8::MIN),
                 limit: i8::MAX as f32 / EMBED_SCALE as f32,
             }),
-            None => embedding_rows(self.packed.len(), self.packed.iter().map(|&q| q as i8)),
+            None => Ok(self.packed),
         }
+    }
+
+    /// The packed embedding as the engine holds it ([`embedding_rows`]).
+    fn packed_embedding(&self, hidden: usize) -> Result<ZeroedArray<i8>, NnueError> {
+        let packed = self.checked_packed()?;
+        embedding_rows(hidden, |i| packed[i] as i8)
     }
 
     /// The network in `f32`; with `with_embedding` false, a packed file's embedding is left
@@ -333,10 +338,9 @@ impl<'a> Layout<'a> {
         let mut values = Vec::with_capacity(self.sizes.iter().sum());
         if with_embedding {
             values.extend(
-                self.packed_embedding()?
-                    .as_slice()
+                self.checked_packed()?
                     .iter()
-                    .map(|&q| q as f32 / EMBED_SCALE as f32),
+                    .map(|&q| q as i8 as f32 / EMBED_SCALE as f32),
             );
         }
         for (i, chunk) in self.floats.chunks_exact(4).enumerate() {
@@ -416,10 +420,7 @@ impl FloatNet {
                 share: MAX_CLIPPED * 100.0,
             });
         }
-        let emb = embedding_rows(
-            self.emb.len(),
-            self.emb.iter().map(|&w| quantise_embedding(w)),
-        )?;
+        let emb = embedding_rows(self.hidden, |i| quantise_embedding(self.emb[i]))?;
         self.quantise_with(emb)
     }
 
@@ -446,11 +447,12 @@ impl FloatNet {
                 })
                 .collect::<Result<Vec<i16>, NnueError>>()
         };
-        let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, emb.as_slice().len())?;
+        let embedded = geometry().compact_patterns_len * h;
+        let b0 = quantise(&self.b0, EMBED_SCALE, embed_limit, embedded)?;
         let n = h + EXTRA;
         let mut w2_dense = Vec::with_capacity(self.buckets * self.l2 * h);
         let mut w2_mobility = Vec::with_capacity(self.buckets * self.l2 * EXTRA);
-        let w2_first = emb.as_slice().len() + self.b0.len();
+        let w2_first = embedded + self.b0.len();
         for (r, row) in self.w2.chunks_exact(n).enumerate() {
             w2_dense.extend(quantise(&row[..h], W2_SCALE, w2_limit, w2_first + r * n)?);
         }
@@ -535,17 +537,23 @@ impl FloatNet {
 
 /// An embedding weight as the engine holds it: `i8` at [`EMBED_SCALE`] per unit, clipped to
 /// ±127.
-/// The `len` embedding weights `values` where the engine reads them: on a cache-line boundary,
-/// so that a row of 64 is one line, not two, and on huge pages where the kernel grants them
-/// ([`ZeroedArray`]).
+/// The embedding as the engine reads it, from `value(i)`, the `i`-th weight of the file's
+/// embedding (rows of `hidden` by weight class): one row a base-3 index, so that no table
+/// lookup precedes a row's load ([`NnueEval`]); on a cache-line boundary, so that a row of 64
+/// is one line, not two; and on huge pages where the kernel grants them ([`ZeroedArray`]).
 fn embedding_rows(
-    len: usize,
-    values: impl Iterator<Item = i8>,
+    hidden: usize,
+    value: impl Fn(usize) -> i8,
 ) -> Result<ZeroedArray<i8>, NnueError> {
+    let classes = raw_to_row();
+    let len = classes.len() * hidden;
     let mut rows = ZeroedArray::new(len).ok_or(NnueError::NoMemory(len))?;
     rows.advise_huge_pages();
-    for (row, value) in rows.as_mut_slice().iter_mut().zip(values) {
-        *row = value;
+    for (row, &class) in rows.as_mut_slice().chunks_exact_mut(hidden).zip(classes) {
+        let first = class as usize * hidden;
+        for (k, w) in row.iter_mut().enumerate() {
+            *w = value(first + k);
+        }
     }
     Ok(rows)
 }
@@ -563,8 +571,9 @@ impl NnueEval {
         if layout.packed.is_empty() {
             return layout.floats(true)?.quantise();
         }
-        let emb = layout.packed_embedding()?;
-        layout.floats(false)?.quantise_with(emb)
+        let floats = layout.floats(false)?;
+        let emb = layout.packed_embedding(floats.hidden)?;
+        floats.quantise_with(emb)
     }
 
     /// Whether `bytes` start like a network file (what `--eval-file` tells weight files by).
