@@ -355,35 +355,16 @@ impl NnueEval {
                 &self.b2[b * l2..(b + 1) * l2],
                 &self.w3[b * l2..(b + 1) * l2],
             );
+            let emb = self.emb.as_slice();
             // SAFETY: every path but the portable one runs only on processors with AVX2
             // (`crate::cpu`: the markers exist only for detected paths); `self.avx512` is set
             // only when AVX-512 F and BW were detected (`with_avx512`, `avx512_available`);
             // the row starts are multiples of 64 of rows inside the embedding.
             let tail = unsafe {
                 if self.avx512 {
-                    avx512::forward_h64(
-                        self.emb.as_slice(),
-                        &self.b0,
-                        starts,
-                        w2,
-                        mob_p,
-                        mob_o,
-                        b2,
-                        w3,
-                        mobility,
-                    )
+                    avx512::forward_h64(emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
                 } else {
-                    avx2::forward_h64(
-                        self.emb.as_slice(),
-                        &self.b0,
-                        starts,
-                        w2,
-                        mob_p,
-                        mob_o,
-                        b2,
-                        w3,
-                        mobility,
-                    )
+                    avx2::forward_h64(emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
                 }
             };
             return tail + self.b3[b];
