@@ -9,6 +9,7 @@ use othello::board::{Board, Move};
 use othello::eval::EngineEval;
 use othello::obf::ObfEntry;
 use othello::perft::perft;
+use othello::search::tt::{solve_hash_mb, DEFAULT_HASH_MB};
 use othello::search::{Searcher, Value};
 
 /// `othello perft N`: for each depth 1..=N, the leaf count, the time and leaves per second.
@@ -49,8 +50,8 @@ pub fn check_threads<E: othello::eval::Evaluator>(searcher: &Searcher<E>) -> io:
 pub struct SolveOptions {
     /// Solve for win/loss/draw only.
     pub wld: bool,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
+    /// The transposition table's size.
+    pub hash: TableSize,
     /// The evaluator (it orders moves in the solver).
     pub eval: EngineEval,
     /// Search threads per position.
@@ -62,6 +63,48 @@ pub struct SolveOptions {
     pub probable: Option<othello::search::Selectivity>,
     /// Print every iteration of each solve to stderr as it finishes ([`SolveProgress`]).
     pub progress: bool,
+}
+
+/// How `solve` sizes its transposition table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSize {
+    /// This many MiB for every position (`--hash`).
+    Fixed(usize),
+    /// By each position's empties ([`solve_hash_mb`]; the default).
+    ByEmpties,
+}
+
+impl TableSize {
+    /// The size in MiB of the table made before the first position.
+    pub fn initial_mb(self) -> usize {
+        match self {
+            TableSize::Fixed(mb) => mb,
+            TableSize::ByEmpties => DEFAULT_HASH_MB,
+        }
+    }
+
+    /// Sizes `searcher`'s table for `board` (by its empties, unless the size is fixed). With
+    /// `grow_only`, a larger table is kept (a table carried from one position to the next
+    /// may hold entries the next one uses); otherwise the table takes the position's size,
+    /// since a cleared table costs the pages its search touches. A table that cannot be had
+    /// leaves the old one, with a warning.
+    pub fn fit<E: othello::eval::Evaluator>(
+        self,
+        searcher: &mut Searcher<E>,
+        board: &Board,
+        grow_only: bool,
+    ) {
+        let TableSize::ByEmpties = self else {
+            return;
+        };
+        let want = solve_hash_mb(board.empty_count());
+        let have = searcher.hash_mb();
+        if want > have || (want < have && !grow_only) {
+            if let Err(e) = searcher.try_set_hash_mb(want) {
+                log::warn!("{e}; solving with a table of {have} MiB");
+            }
+        }
+    }
 }
 
 /// The iterations of a solve, one line each as it finishes, as Edax and Egaroucid print them:
@@ -138,7 +181,7 @@ pub fn run_solve(
     options: &SolveOptions,
     out: &mut impl Write,
 ) -> io::Result<SolveSummary> {
-    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
+    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash.initial_mb())
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
     check_threads(&searcher)?;
@@ -150,6 +193,8 @@ pub fn run_solve(
     )?;
     for (number, entry) in entries {
         let board = &entry.position.board;
+        // The table is carried from one position to the next.
+        options.hash.fit(&mut searcher, board, true);
         let (result, lines) = if options.multipv > 1 {
             let mut lines = searcher.solve_multipv(board, options.wld, options.multipv, &mut ());
             let mut first = lines.remove(0);
@@ -558,7 +603,39 @@ pub fn run_search(
 
 #[cfg(test)]
 mod tests {
-    use super::swing;
+    use super::{swing, Board, EngineEval, Searcher, TableSize};
+
+    /// The position after the first legal move, again and again, down to `empties`.
+    fn board_with(empties: u32) -> Board {
+        let mut board = Board::start();
+        while board.empty_count() > empties {
+            assert!(!board.is_game_over(), "the game ended first");
+            board = match board.legal_moves().next() {
+                Some(m) => board.play(m),
+                None => board.pass(),
+            };
+        }
+        assert_eq!(board.empty_count(), empties);
+        board
+    }
+
+    #[test]
+    fn solve_tables_follow_the_empties() {
+        let (small, large) = (board_with(20), board_with(28));
+        let mut searcher = Searcher::new(EngineEval::default(), TableSize::ByEmpties.initial_mb());
+        assert_eq!(searcher.hash_mb(), 64);
+        TableSize::ByEmpties.fit(&mut searcher, &large, true);
+        assert_eq!(searcher.hash_mb(), 1024);
+        // A carried table only grows; a cleared one takes each position's size.
+        TableSize::ByEmpties.fit(&mut searcher, &small, true);
+        assert_eq!(searcher.hash_mb(), 1024);
+        TableSize::ByEmpties.fit(&mut searcher, &small, false);
+        assert_eq!(searcher.hash_mb(), 64);
+        // A named size is never changed.
+        let mut fixed = Searcher::new(EngineEval::default(), TableSize::Fixed(8).initial_mb());
+        TableSize::Fixed(8).fit(&mut fixed, &large, false);
+        assert_eq!(fixed.hash_mb(), 8);
+    }
 
     #[test]
     fn swing_averages_consecutive_depths_from_five_on() {

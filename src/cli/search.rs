@@ -14,7 +14,7 @@ use othello::obf::ObfEntry;
 use othello::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 use othello::search::{available_threads, Limits, SelectivitySetting, MAX_THREADS};
 
-use super::commands::{self, SearchOptions, SolveOptions};
+use super::commands::{self, SearchOptions, SolveOptions, TableSize};
 use super::solve_stream::{run_solve_stream, StreamOptions};
 use super::{fail, CliError, CliResult};
 
@@ -202,9 +202,10 @@ pub fn bench(args: BenchArgs, eval: &EngineEval, out: &mut impl Write) -> CliRes
 /// numbered, and the table size.
 #[derive(Args)]
 pub struct ObfBatch {
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
-    hash: u64,
+    /// Transposition table size in MiB [default: 64; `solve`: by each position's empties,
+    /// 64 up to 24 empties, doubling with each one beyond to 1024 from 28].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
+    hash: Option<u64>,
     /// Number shown for the first position (e.g. 40 for fforum-40-59.obf), at most
     /// 1,000,000,000; it only labels the rows: --only picks positions by these numbers.
     #[arg(long, default_value_t = 1, value_parser = parse_first)]
@@ -344,6 +345,7 @@ pub struct SolveArgs {
 /// `othello solve`: exits with status 1 on any mismatch with the file.
 pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResult {
     let ObfBatch { hash, first, count } = args.batch;
+    let table = hash.map_or(TableSize::ByEmpties, |mb| TableSize::Fixed(mb as usize));
     let one = args.board.or(args.moves);
     let file = match (&args.file, one) {
         (Some(file), _) => file.clone(),
@@ -384,7 +386,7 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
         }
         let options = StreamOptions {
             wld: args.wld,
-            hash_mb: hash as usize,
+            hash: table,
             keep_hash: args.keep_hash,
             count,
             eval,
@@ -408,7 +410,7 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
     };
     let options = SolveOptions {
         wld: args.wld,
-        hash_mb: hash as usize,
+        hash: table,
         eval,
         threads: args.threads.unwrap_or_else(available_threads),
         multipv: args.multipv as usize,
@@ -513,7 +515,7 @@ pub fn quality(args: QualityArgs, eval: EngineEval, out: &mut impl Write) -> Cli
     let entries = read_obf(&args.file, count)?;
     let options = othello::quality::QualityOptions {
         limits: Limits::fixed(args.depth, args.nodes, args.time),
-        hash_mb: hash as usize,
+        hash_mb: hash.map_or(DEFAULT_HASH_MB, |mb| mb as usize),
         first_number: first,
         eval,
         selectivity: args.selectivity.0,

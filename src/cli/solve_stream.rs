@@ -27,7 +27,7 @@ use othello::search::{SearchResult, Searcher, Value};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::commands::solve_matches_confirmed;
+use super::commands::{solve_matches_confirmed, TableSize};
 
 /// Longest input line read, in bytes; a longer one is answered by an error line and skipped
 /// (an OBF line with every move scored is under 300 bytes).
@@ -38,8 +38,8 @@ pub const MAX_LINE_BYTES: usize = 4096;
 pub struct StreamOptions {
     /// Solve for win/loss/draw only.
     pub wld: bool,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
+    /// The transposition table's size.
+    pub hash: TableSize,
     /// Keep the table from one position to the next (see the module docs).
     pub keep_hash: bool,
     /// Stop after this many positions (lines that are not skipped, good or bad).
@@ -68,7 +68,7 @@ pub fn run_solve_stream(
     options: &StreamOptions,
     out: &mut impl Write,
 ) -> io::Result<StreamSummary> {
-    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash_mb)
+    let mut searcher = Searcher::try_new(options.eval.clone(), options.hash.initial_mb())
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(options.threads);
     super::commands::check_threads(&searcher)?;
@@ -100,6 +100,9 @@ pub fn run_solve_stream(
                 error_line(number, &message)
             }
             Ok(entry) => {
+                options
+                    .hash
+                    .fit(&mut searcher, &entry.position.board, options.keep_hash);
                 if !options.keep_hash {
                     searcher.clear();
                 }
@@ -319,7 +322,7 @@ mod tests {
     fn stream(input: &str, wld: bool) -> (String, StreamSummary) {
         let options = StreamOptions {
             wld,
-            hash_mb: 1,
+            hash: TableSize::Fixed(1),
             keep_hash: false,
             count: None,
             eval: EngineEval::default(),

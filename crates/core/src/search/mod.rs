@@ -197,6 +197,11 @@ impl<E: Evaluator> Searcher<E> {
         self.stop.clone()
     }
 
+    /// The table's size in MiB (rounded down).
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_bytes() >> 20
+    }
+
     /// Reallocates the table at `mb` MiB (its contents are lost).
     ///
     /// # Panics

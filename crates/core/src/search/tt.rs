@@ -168,6 +168,20 @@ pub struct TranspositionTable {
 
 /// Table size in MiB of a single search (`search`, `solve`, `quality`, the NBoard engine).
 pub const DEFAULT_HASH_MB: usize = 64;
+/// The largest table [`solve_hash_mb`] chooses, in MiB.
+pub const SOLVE_MAX_HASH_MB: usize = 1024;
+
+/// The table size in MiB that `othello solve` gives a position of `empties` empty squares when
+/// no size is named: [`DEFAULT_HASH_MB`] up to 24 empties, doubling with each empty beyond, up
+/// to [`SOLVE_MAX_HASH_MB`] from 28. An exact solve's tree grows about threefold an empty, and
+/// a table too small for it loses the entries that order the deeper nodes: FFO #40-#59 (20-34
+/// empties) takes 15.3 G nodes at 64 MiB and 11.4 G at 1 GiB, while #40-#49 (20-26) are the
+/// same at both. A small position keeps a small table, since its touched pages are the cost of
+/// clearing the table.
+pub fn solve_hash_mb(empties: u32) -> usize {
+    (DEFAULT_HASH_MB << empties.saturating_sub(24).min(4)).min(SOLVE_MAX_HASH_MB)
+}
+
 /// Largest table of a single search that the command line accepts, in MiB.
 pub const MAX_HASH_MB: usize = 65_536;
 /// Table size in MiB where many searches run at once, each with its own table: an `engine`
@@ -432,5 +446,17 @@ mod tests {
         let slot = (0..4).find(|&i| c.0[2 * i + 1].load(Relaxed) != 0).unwrap();
         c.0[2 * slot + 1].fetch_xor(1 << 24, Relaxed);
         assert_eq!(tt.probe(77), None);
+    }
+
+    #[test]
+    fn solve_tables_grow_with_empties_to_a_gigabyte() {
+        let sizes: Vec<usize> = (20..=30).map(solve_hash_mb).collect();
+        assert_eq!(
+            sizes,
+            [64, 64, 64, 64, 64, 128, 256, 512, 1024, 1024, 1024],
+            "20..=30 empties"
+        );
+        assert_eq!(solve_hash_mb(0), DEFAULT_HASH_MB);
+        assert_eq!(solve_hash_mb(60), SOLVE_MAX_HASH_MB);
     }
 }
