@@ -115,6 +115,14 @@ pub enum NnueError {
         /// The most, in percent, that may clip.
         share: f64,
     },
+    /// An embedding of another length than its dimensions give.
+    #[error("the network's embedding has {given} weights, its dimensions give {expected}")]
+    EmbeddingLength {
+        /// Weights the dimensions give.
+        expected: usize,
+        /// Weights given.
+        given: usize,
+    },
     /// No memory for the embedding's rows.
     #[error("no memory for the network's embedding ({0} bytes)")]
     NoMemory(usize),
@@ -328,7 +336,7 @@ impl<'a> Layout<'a> {
     /// The packed embedding as the engine holds it ([`embedding_rows`]).
     fn packed_embedding(&self, hidden: usize) -> Result<ZeroedArray<i8>, NnueError> {
         let packed = self.checked_packed()?;
-        embedding_rows(hidden, |i| packed[i] as i8)
+        embedding_rows(hidden, packed.len(), |i| packed[i] as i8)
     }
 
     /// The network in `f32`; with `with_embedding` false, a packed file's embedding is left
@@ -420,7 +428,9 @@ impl FloatNet {
                 share: MAX_CLIPPED * 100.0,
             });
         }
-        let emb = embedding_rows(self.hidden, |i| quantise_embedding(self.emb[i]))?;
+        let emb = embedding_rows(self.hidden, self.emb.len(), |i| {
+            quantise_embedding(self.emb[i])
+        })?;
         self.quantise_with(emb)
     }
 
@@ -535,16 +545,19 @@ impl FloatNet {
     }
 }
 
-/// An embedding weight as the engine holds it: `i8` at [`EMBED_SCALE`] per unit, clipped to
-/// ±127.
 /// The embedding as the engine reads it, from `value(i)`, the `i`-th weight of the file's
 /// embedding (rows of `hidden` by weight class): one row a base-3 index, so that no table
 /// lookup precedes a row's load ([`NnueEval`]); on a cache-line boundary, so that a row of 64
 /// is one line, not two; and on huge pages where the kernel grants them ([`ZeroedArray`]).
 fn embedding_rows(
     hidden: usize,
+    given: usize,
     value: impl Fn(usize) -> i8,
 ) -> Result<ZeroedArray<i8>, NnueError> {
+    let expected = geometry().compact_patterns_len * hidden;
+    if given != expected {
+        return Err(NnueError::EmbeddingLength { expected, given });
+    }
     let classes = raw_to_row();
     let len = classes.len() * hidden;
     let mut rows = ZeroedArray::new(len).ok_or(NnueError::NoMemory(len))?;
@@ -558,6 +571,8 @@ fn embedding_rows(
     Ok(rows)
 }
 
+/// An embedding weight as the engine holds it: `i8` at [`EMBED_SCALE`] per unit, clipped to
+/// ±127.
 fn quantise_embedding(w: f32) -> i8 {
     (w * EMBED_SCALE as f32).round().clamp(-127.0, 127.0) as i8
 }
