@@ -391,6 +391,16 @@ pub fn run_bench(eval: &EngineEval, threads: usize, out: &mut impl Write) -> io:
         .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
     searcher.set_threads(threads);
     check_threads(&searcher)?;
+    // The solver's leaf table is sized by the processor's L2 cache, which would make the
+    // count differ from machine to machine: the bench pins the largest size while it runs.
+    struct Unpin;
+    impl Drop for Unpin {
+        fn drop(&mut self) {
+            othello::search::set_leaf_table_bits(None);
+        }
+    }
+    othello::search::set_leaf_table_bits(Some(16));
+    let _unpin = Unpin;
     for line in othello::xot::openings().take(BENCH_MIDGAME_OPENINGS) {
         let pos = othello::xot::position_after(line).expect("bundled XOT lines are legal");
         searcher.clear();

@@ -382,6 +382,29 @@ impl FromStr for CpuPath {
     }
 }
 
+/// The size of one core's L2 cache in bytes, as `cpuid` reports it (leaf 0x8000_0006, which
+/// AMD and Intel processors both fill), read once; `None` off x86-64 or when the processor
+/// does not say. The endgame's leaf table is sized to fit in it.
+pub fn l2_cache_bytes() -> Option<usize> {
+    static L2: OnceLock<Option<usize>> = OnceLock::new();
+    *L2.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // Leaf 0x8000_0000 gives the highest extended leaf; 0x8000_0006's ECX holds the
+            // L2 size in KiB in its upper 16 bits (0 when not reported).
+            if std::arch::x86_64::__cpuid(0x8000_0000).eax < 0x8000_0006 {
+                return None;
+            }
+            let kib = (std::arch::x86_64::__cpuid(0x8000_0006).ecx >> 16) as usize;
+            (kib > 0).then_some(kib * 1024)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            None
+        }
+    })
+}
+
 /// Whether `pext` is microcoded: AMD (and Hygon) processors of family below 0x19 (Zen, Zen+,
 /// Zen 2 and the older families with BMI2).
 fn slow_pext() -> bool {

@@ -3,18 +3,59 @@
 //! Nodes with a few more empties than the unhashed shallow search are numerous and short: a
 //! probe of the main transposition table there is usually a cache miss that costs more than
 //! it saves. Their transpositions, however, happen close together in the tree, so a small
-//! direct-mapped table (1.5 MiB, resident in the L2 cache) catches most of them at a
-//! fraction of the cost. Egaroucid keeps a similar per-thread table for its 7-13 empty nodes.
+//! direct-mapped table, sized to stay resident in the core's L2 cache, catches most of them at
+//! a fraction of the cost. Egaroucid keeps a similar per-thread table for its 7-13 empty nodes.
 //!
 //! Each slot holds the full position (so there are no false hits), separate lower and upper
 //! bounds on its value (a null-window result tightens one of them) and the best move found.
 //! A new position simply replaces the slot's old one.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::square::Square;
 
-/// Number of slots (a power of two): 65,536 slots of 24 bytes, 1.5 MiB, within a 2 MiB L2
-/// cache, for the nodes of 6 to 9 empties (16,384 slots searched 1% more nodes and took 2% more time on FFO #40-#49).
-const SLOTS: usize = 1 << 16;
+/// The most slots a table takes, as a power of two: 65,536 slots of 24 bytes, 1.5 MiB, for a 2
+/// MiB L2 cache (on a Zen 5, 16,384 slots searched 1% more nodes and took 2% more time on FFO
+/// #40-#49), and the size when the processor does not report its L2 cache.
+const MAX_BITS: u32 = 16;
+/// The fewest slots, as a power of two (4,096 slots, 96 KiB).
+const MIN_BITS: u32 = 12;
+
+/// The table size, as a power of two of slots, for an L2 cache of `l2` bytes: the largest
+/// whose slots fill at most three quarters of it, so that the table stays resident beside the
+/// search's other data. On a Zen 3 with 512 KiB of L2, 16,384 slots (384 KiB) took 0.89× the
+/// time of 65,536 on FFO #40-#49 for 1.1% more nodes (docs/dev/PERFORMANCE.md, session 42).
+pub fn bits_for_l2(l2: Option<usize>) -> u32 {
+    let Some(l2) = l2 else {
+        return MAX_BITS;
+    };
+    let budget = l2 / 4 * 3;
+    (MIN_BITS..=MAX_BITS)
+        .rev()
+        .find(|&b| (1usize << b) * std::mem::size_of::<Slot>() <= budget)
+        .unwrap_or(MIN_BITS)
+}
+
+/// The size new tables take, as a power of two, when [`set_table_bits`] pinned one; 0: the
+/// size [`bits_for_l2`] gives for this processor.
+static PINNED_BITS: AtomicU32 = AtomicU32::new(0);
+
+/// Pins the size of every leaf table made from now on in this process to `2^bits` slots
+/// (clamped to the sizes [`bits_for_l2`] gives), or with `None` returns to the size that fits
+/// this processor's L2 cache. `othello bench` pins the largest, so that its node count is the
+/// same signature on every machine.
+pub fn set_table_bits(bits: Option<u32>) {
+    let b = bits.map_or(0, |b| b.clamp(MIN_BITS, MAX_BITS));
+    PINNED_BITS.store(b, Ordering::Relaxed);
+}
+
+/// The size of a new table, as a power of two of slots.
+pub fn table_bits() -> u32 {
+    match PINNED_BITS.load(Ordering::Relaxed) {
+        0 => bits_for_l2(crate::cpu::l2_cache_bytes()),
+        b => b,
+    }
+}
 
 #[derive(Clone, Copy)]
 struct Slot {
@@ -48,6 +89,8 @@ pub struct LeafEntry {
 /// The table; see the module docs.
 pub struct LeafTable {
     slots: Vec<Slot>,
+    /// `64 - log2(slots.len())`: the hash's top bits index the table.
+    shift: u32,
 }
 
 impl Default for LeafTable {
@@ -57,11 +100,25 @@ impl Default for LeafTable {
 }
 
 impl LeafTable {
-    /// An empty table.
+    /// An empty table of the size [`table_bits`] gives: pinned, or fitted to this processor's
+    /// L2 cache ([`bits_for_l2`]).
     pub fn new() -> LeafTable {
+        LeafTable::with_bits(table_bits())
+    }
+
+    /// An empty table of `2^bits` slots (`bits` clamped to the sizes [`bits_for_l2`] gives).
+    pub fn with_bits(bits: u32) -> LeafTable {
+        let bits = bits.clamp(MIN_BITS, MAX_BITS);
         LeafTable {
-            slots: vec![EMPTY_SLOT; SLOTS],
+            slots: vec![EMPTY_SLOT; 1 << bits],
+            shift: 64 - bits,
         }
+    }
+
+    /// The number of slots.
+    #[cfg(test)]
+    pub fn slots(&self) -> usize {
+        self.slots.len()
     }
 
     /// Forgets everything (the solver makes a new table instead; the tests use this).
@@ -71,21 +128,21 @@ impl LeafTable {
     }
 
     #[inline(always)]
-    fn index(player: u64, opponent: u64) -> usize {
+    fn index(&self, player: u64, opponent: u64) -> usize {
         let h = (player ^ opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> (64 - SLOTS.trailing_zeros())) as usize
+        (h >> self.shift) as usize
     }
 
     /// Starts loading the position's slot into cache (see [`super::tt::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, player: u64, opponent: u64) {
-        super::tt::prefetch(&self.slots[Self::index(player, opponent)]);
+        super::tt::prefetch(&self.slots[self.index(player, opponent)]);
     }
 
     /// The bounds stored for the position, if it is in the table.
     #[inline(always)]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<LeafEntry> {
-        let s = &self.slots[Self::index(player, opponent)];
+        let s = &self.slots[self.index(player, opponent)];
         (s.player == player && s.opponent == opponent && (player | opponent) != 0).then(|| {
             LeafEntry {
                 lower: s.lower as i32,
@@ -107,7 +164,8 @@ impl LeafTable {
         value: i32,
         best: Option<Square>,
     ) {
-        let s = &mut self.slots[Self::index(player, opponent)];
+        let i = self.index(player, opponent);
+        let s = &mut self.slots[i];
         if s.player != player || s.opponent != opponent {
             *s = Slot {
                 player,
@@ -133,7 +191,12 @@ mod tests {
 
     #[test]
     fn bounds_tighten_per_position_and_never_leak_to_others() {
-        let mut t = LeafTable::new();
+        for bits in [MIN_BITS, MAX_BITS] {
+            bounds_tighten_in(LeafTable::with_bits(bits));
+        }
+    }
+
+    fn bounds_tighten_in(mut t: LeafTable) {
         let (p, o) = (0x0000_0010_0800_0000u64, 0x0000_0008_1000_0000u64);
         assert_eq!(t.probe(p, o), None);
         t.store(p, o, 3, 6, Some(Square::D3));
@@ -157,7 +220,7 @@ mod tests {
         // Another position never reads this one's bounds, even in the same slot.
         assert_eq!(t.probe(o, p), None);
         let mut q = p;
-        while LeafTable::index(q, o) != LeafTable::index(p, o) || q == p {
+        while t.index(q, o) != t.index(p, o) || q == p {
             q = q.wrapping_mul(6364136223846793005).wrapping_add(1);
         }
         assert_eq!(t.probe(q, o), None);
@@ -165,5 +228,32 @@ mod tests {
         assert_eq!(t.probe(p, o), None, "replaced");
         t.clear();
         assert_eq!(t.probe(q, o), None);
+    }
+
+    #[test]
+    fn the_table_fits_three_quarters_of_the_l2_cache() {
+        let slot = std::mem::size_of::<Slot>();
+        assert_eq!(slot, 24);
+        // 512 KiB (Zen 3): 16,384 slots, 384 KiB; 1 MiB: 32,768; 2 MiB and more, or unknown:
+        // 65,536; a tiny cache still gets the smallest table.
+        assert_eq!(bits_for_l2(Some(512 << 10)), 14);
+        assert_eq!(bits_for_l2(Some(1 << 20)), 15);
+        assert_eq!(bits_for_l2(Some(2 << 20)), 16);
+        assert_eq!(bits_for_l2(Some(32 << 20)), 16);
+        assert_eq!(bits_for_l2(None), 16);
+        assert_eq!(bits_for_l2(Some(16 << 10)), MIN_BITS);
+        for l2 in [256 << 10, 512 << 10, 1 << 20, 1280 << 10, 2 << 20] {
+            let bits = bits_for_l2(Some(l2));
+            assert!((1usize << bits) * slot <= l2 / 4 * 3, "{l2}: {bits}");
+            assert!(
+                bits == MAX_BITS || (2usize << bits) * slot > l2 / 4 * 3,
+                "{l2}: {bits}"
+            );
+        }
+        assert_eq!(LeafTable::with_bits(14).slots(), 1 << 14);
+        assert_eq!(LeafTable::with_bits(40).slots(), 1 << MAX_BITS);
+        // Unpinned (no test pins it), a new table fits this processor.
+        assert_eq!(table_bits(), bits_for_l2(crate::cpu::l2_cache_bytes()));
+        assert_eq!(LeafTable::new().slots(), 1 << table_bits());
     }
 }
