@@ -41,8 +41,8 @@ pub fn bits_for_l2(l2: Option<usize>) -> u32 {
 static PINNED_BITS: AtomicU32 = AtomicU32::new(0);
 
 /// Pins the size of every leaf table made from now on in this process to `2^bits` slots
-/// (clamped to the sizes [`bits_for_l2`] gives), or with `None` returns to the size that fits
-/// this processor's L2 cache. `othello bench` pins the largest, so that its node count is the
+/// (clamped to 4,096..=65,536 slots), or with `None` returns to the size that fits this
+/// processor's L2 cache: the largest that fills at most three quarters of it. `othello bench` pins the largest, so that its node count is the
 /// same signature on every machine.
 pub fn set_table_bits(bits: Option<u32>) {
     let b = bits.map_or(0, |b| b.clamp(MIN_BITS, MAX_BITS));
