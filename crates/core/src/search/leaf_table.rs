@@ -23,7 +23,7 @@ const MIN_BITS: u32 = 12;
 
 /// The table size, as a power of two of slots, for an L2 cache of `l2` bytes: the largest
 /// whose slots fill at most three quarters of it, so that the table stays resident beside the
-/// search's other data. On a Zen 3 with 512 KiB of L2, 16,384 slots (384 KiB) took 0.89× the
+/// search's other data. On a Zen 3 with 512 KiB of L2, 16,384 slots (384 KiB) took 0.93× the
 /// time of 65,536 on FFO #40-#49 for 1.1% more nodes (docs/dev/PERFORMANCE.md, session 42).
 pub fn bits_for_l2(l2: Option<usize>) -> u32 {
     let Some(l2) = l2 else {
@@ -42,8 +42,8 @@ static PINNED_BITS: AtomicU32 = AtomicU32::new(0);
 
 /// Pins the size of every leaf table made from now on in this process to `2^bits` slots
 /// (clamped to 4,096..=65,536 slots), or with `None` returns to the size that fits this
-/// processor's L2 cache: the largest that fills at most three quarters of it. `othello bench` pins the largest, so that its node count is the
-/// same signature on every machine.
+/// processor's L2 cache: the largest that fills at most three quarters of it. `othello bench`
+/// pins the largest, so that its node count is the same signature on every machine.
 pub fn set_table_bits(bits: Option<u32>) {
     let b = bits.map_or(0, |b| b.clamp(MIN_BITS, MAX_BITS));
     PINNED_BITS.store(b, Ordering::Relaxed);
