@@ -35,12 +35,23 @@ use super::{Evaluator, HandEval};
 /// The default weight file, embedded at build time.
 pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../../../weights/pattern-v6.bin");
 
+/// The embedded default weights once decoded ([`default_pattern`]).
+static DEFAULT: OnceLock<Arc<PatternEval>> = OnceLock::new();
+
+/// Whether `eval` is the embedded default weights (the copy [`default_pattern`] hands out).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+#[inline(always)]
+fn is_default(eval: &PatternEval) -> bool {
+    DEFAULT
+        .get()
+        .is_some_and(|d| std::ptr::eq(Arc::as_ptr(d), eval))
+}
+
 /// The embedded default weights, decoded once per process.
 ///
 /// # Panics
 /// If the embedded file is corrupt, which a unit test rules out for every build.
 pub fn default_pattern() -> Arc<PatternEval> {
-    static DEFAULT: OnceLock<Arc<PatternEval>> = OnceLock::new();
     DEFAULT
         .get_or_init(|| {
             Arc::new(
@@ -49,6 +60,27 @@ pub fn default_pattern() -> Arc<PatternEval> {
             )
         })
         .clone()
+}
+
+/// The weights the exact solver orders its moves by near the end, embedded at build time:
+/// `weights/pattern-v5.bin` (pattern set 2, 46 placements against pattern-v6's 58). Not in
+/// the WebAssembly build, whose download they would enlarge by 3.4 MB for a few percent of
+/// solving time: there the solver orders by the default weights throughout.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub static SOLVE_ORDER_WEIGHTS: &[u8] = include_bytes!("../../../../weights/pattern-v5.bin");
+
+/// The exact solver's ordering weights ([`SOLVE_ORDER_WEIGHTS`]), decoded once per process.
+///
+/// # Panics
+/// If the embedded file is corrupt, which a unit test rules out for every build.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+#[inline]
+pub fn solve_order_pattern() -> &'static PatternEval {
+    static ORDER: OnceLock<PatternEval> = OnceLock::new();
+    ORDER.get_or_init(|| {
+        PatternEval::from_bytes(SOLVE_ORDER_WEIGHTS)
+            .expect("the embedded ordering weights are checked by a unit test")
+    })
 }
 
 /// The engine's evaluator: pattern weights or the hand-tuned evaluator.
@@ -73,6 +105,28 @@ impl Default for EngineEval {
 }
 
 impl EngineEval {
+    /// The weights the exact solver orders its moves by, when they are not this evaluator's own
+    /// ordering values: the embedded [`SOLVE_ORDER_WEIGHTS`] for the embedded default weights
+    /// and for a network that orders by them. A pattern file loaded by the user orders by
+    /// itself, and the hand-tuned evaluator by itself.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    #[inline(always)]
+    fn solve_orderer(&self) -> Option<&'static PatternEval> {
+        let default = match self {
+            EngineEval::Hand(_) => false,
+            EngineEval::Pattern(e) => is_default(e),
+            EngineEval::Nnue(e) => e.orderer().is_some_and(is_default),
+        };
+        default.then(solve_order_pattern)
+    }
+
+    /// The WebAssembly build embeds no ordering weights of the solver's own.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    #[inline(always)]
+    fn solve_orderer(&self) -> Option<&'static PatternEval> {
+        None
+    }
+
     /// A one-line description for logs and `# eval` answers.
     pub fn describe(&self) -> String {
         match self {
@@ -184,6 +238,29 @@ impl Evaluator for EngineEval {
         }
     }
 
+    #[inline]
+    fn solve_order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+        match self.solve_orderer() {
+            Some(w) => w.evaluate_in::<C>(state, p, o),
+            None => self.order_in::<C>(state, p, o),
+        }
+    }
+
+    #[inline]
+    fn solve_order_child_in<C: Cpu>(
+        &self,
+        state: &mut SiblingStack,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        match self.solve_orderer() {
+            Some(w) => w.evaluate_child_in::<C>(state, p, o, sq, flips),
+            None => self.order_child_in::<C>(state, p, o, sq, flips),
+        }
+    }
+
     fn mpc_model_text(&self) -> Option<&str> {
         match self {
             EngineEval::Hand(_) => None,
@@ -204,5 +281,23 @@ mod tests {
         // The start position is balanced: the learned value must be small.
         let v = EngineEval::default().evaluate(&Board::start());
         assert!(v.abs() < 300, "start position valued {v} centi-discs");
+    }
+
+    #[test]
+    fn the_solver_orders_the_default_by_the_embedded_ordering_weights_only() {
+        let order = PatternEval::from_bytes(SOLVE_ORDER_WEIGHTS).expect("ordering weights load");
+        assert!(!order.uses_set3_shapes());
+        assert_eq!(
+            order.compact_weights(),
+            solve_order_pattern().compact_weights()
+        );
+        // The default (and a network ordered by it) takes them; a loaded file and the
+        // hand-tuned evaluator order by themselves.
+        let solve_orderer = |e: &EngineEval| e.solve_orderer().map(|w| w as *const PatternEval);
+        let ordering = Some(solve_order_pattern() as *const PatternEval);
+        assert_eq!(solve_orderer(&EngineEval::default()), ordering);
+        let loaded = PatternEval::from_bytes(DEFAULT_WEIGHTS).unwrap();
+        assert_eq!(solve_orderer(&EngineEval::Pattern(Arc::new(loaded))), None);
+        assert_eq!(solve_orderer(&EngineEval::Hand(HandEval::default())), None);
     }
 }

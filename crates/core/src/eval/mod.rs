@@ -171,6 +171,34 @@ pub trait Evaluator: Send + Sync {
         self.evaluate_child_in::<C>(state, p, o, sq, flips)
     }
 
+    /// A value of the current node used only to order the exact solver's moves (its ordering
+    /// searches' leaves): [`Evaluator::order_in`] unless the evaluator has weights of its own
+    /// for that.
+    #[inline(always)]
+    fn solve_order_in<C: Cpu>(&self, state: &mut Self::State, p: u64, o: u64) -> i32
+    where
+        Self: Sized,
+    {
+        self.order_in::<C>(state, p, o)
+    }
+
+    /// A value of a child of the current node used only to order the exact solver's moves:
+    /// [`Evaluator::order_child_in`] unless the evaluator has weights of its own for that.
+    #[inline(always)]
+    fn solve_order_child_in<C: Cpu>(
+        &self,
+        state: &mut Self::State,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32
+    where
+        Self: Sized,
+    {
+        self.order_child_in::<C>(state, p, o, sq, flips)
+    }
+
     /// The text of the midgame Multi-ProbCut model fitted to this evaluator, if it has its own
     /// (the searcher uses the embedded model otherwise).
     fn mpc_model_text(&self) -> Option<&str> {

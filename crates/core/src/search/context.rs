@@ -127,6 +127,26 @@ impl<'a, E: Evaluator> Context<'a, E> {
             .order_child_in::<C>(&mut self.state, p, o, sq, flips)
     }
 
+    /// The exact solver's ordering value of the current node ([`Evaluator::solve_order_in`]).
+    #[inline(always)]
+    pub(crate) fn solve_order_value<C: Cpu>(&mut self, p: u64, o: u64) -> i32 {
+        self.eval.solve_order_in::<C>(&mut self.state, p, o)
+    }
+
+    /// The exact solver's ordering value of a child of the current node
+    /// ([`Evaluator::solve_order_child_in`]).
+    #[inline(always)]
+    pub(crate) fn solve_order_child<C: Cpu>(
+        &mut self,
+        p: u64,
+        o: u64,
+        sq: Square,
+        flips: u64,
+    ) -> i32 {
+        self.eval
+            .solve_order_child_in::<C>(&mut self.state, p, o, sq, flips)
+    }
+
     /// The evaluation of the child of the current node (`p`, `o`) reached by `sq` flipping
     /// `flips`, without visiting it.
     #[inline(always)]

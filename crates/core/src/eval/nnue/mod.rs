@@ -288,6 +288,11 @@ impl NnueEval {
         self
     }
 
+    /// The pattern weights that order this network's moves, if any ([`NnueEval::with_orderer`]).
+    pub fn orderer(&self) -> Option<&PatternEval> {
+        self.orderer.as_deref()
+    }
+
     /// This network with lazy leaves: a leaf whose orderer's estimate lies more than `margin`
     /// centi-discs outside its window gets the estimate (`None`: the network values every
     /// leaf). Only with an orderer ([`NnueEval::with_orderer`]).

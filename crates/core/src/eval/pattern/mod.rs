@@ -580,6 +580,44 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    /// Two evaluators share a node's siblings when the solver orders by weights of its own
+    /// (the embedded set-2 weights) and the search evaluates with set-3 weights: whatever the
+    /// order in which they evaluate the node's children, each child gets its reference score.
+    #[test]
+    fn siblings_shared_by_set2_and_set3_weights_give_reference_scores() {
+        let mut rng = crate::rng::SplitMix64::new(23);
+        let full = (*crate::eval::builtin::default_pattern()).clone();
+        let base = crate::eval::builtin::solve_order_pattern();
+        assert!(full.uses_set3_shapes() && !base.uses_set3_shapes());
+        let evals = [&full, base];
+        let boards: Vec<Board> = (0..20)
+            .flat_map(|_| crate::rng::random_playout(Board::start(), &mut rng).collect::<Vec<_>>())
+            .collect();
+        let mut checked = 0;
+        let mut pick = crate::rng::SplitMix64::new(5);
+        for b in &boards {
+            let (p, o) = (b.player(), b.opponent());
+            let children: Vec<(Square, u64, Board)> = crate::bitboard::squares(b.moves())
+                .map(|sq| (sq, b.flips(sq), b.play(sq)))
+                .collect();
+            for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                for _ in 0..4 {
+                    let mut siblings = Siblings::new();
+                    for &(sq, f, ref child) in &children {
+                        let eval = evals[(pick.next_u64() & 1) as usize];
+                        let want = units_to_centi(eval.score_units_reference(child));
+                        let got = with_cpu!(path, C => C::run(|| {
+                            eval.evaluate_child_on::<C>(&mut siblings, p, o, sq, f)
+                        }));
+                        assert_eq!(got, want, "{path}, child {sq} of {b:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
+    }
+
     #[test]
     fn compact_length_matches_the_geometry() {
         assert_eq!(geometry().compact_patterns_len, COMPACT_PATTERNS_LEN);

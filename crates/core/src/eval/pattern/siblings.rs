@@ -94,8 +94,19 @@ impl Indices {
 #[derive(Clone, Copy)]
 pub struct Siblings {
     parent: Indices,
-    ready: bool,
+    /// What `parent` holds: [`NOTHING`], [`BASE`] (the instances of pattern sets 1 and 2) or
+    /// [`ALL`] (those of pattern set 3 too). Two evaluators may share a node (the search's
+    /// weights and the solver's ordering weights, which read fewer shapes): a child that needs
+    /// more than is held computes its indices afresh.
+    ready: u8,
 }
+
+/// [`Siblings::ready`]: no parent indices yet.
+const NOTHING: u8 = 0;
+/// [`Siblings::ready`]: the parent indices of pattern sets 1 and 2 are known.
+const BASE: u8 = 1;
+/// [`Siblings::ready`]: every parent index is known.
+const ALL: u8 = 2;
 
 impl Default for Siblings {
     fn default() -> Self {
@@ -109,13 +120,14 @@ impl Siblings {
     pub fn new() -> Siblings {
         Siblings {
             parent: Indices([0; INDEX_LANES]),
-            ready: false,
+            ready: NOTHING,
         }
     }
 
     /// The indices of the child reached from (`p`, `o`) by `sq` flipping `flips`, computed
     /// from the earlier siblings' work when there was some. `extra`: whether the instances of
-    /// pattern set 3 are read. The same `p`, `o` and `extra` must be passed for every child.
+    /// pattern set 3 are read. The same `p` and `o` must be passed for every child; `extra` may
+    /// differ from one child to the next.
     #[inline(always)]
     pub(crate) fn child<C: Cpu>(
         &mut self,
@@ -126,12 +138,13 @@ impl Siblings {
         extra: bool,
     ) -> Indices {
         let d = Indices::delta(sq, flips);
-        if self.ready {
+        let need = if extra { ALL } else { BASE };
+        if self.ready >= need {
             self.parent.plus(&d)
         } else {
             let idx = Indices::of::<C>(o ^ flips, p ^ flips ^ sq.bit(), extra);
             self.parent = idx.minus(&d);
-            self.ready = true;
+            self.ready = need;
             idx
         }
     }
@@ -173,7 +186,7 @@ impl SiblingStack {
     #[inline(always)]
     fn enter(&mut self) {
         self.ply = (self.ply + 1) & (PATH_LEN - 1);
-        self.levels[self.ply].ready = false;
+        self.levels[self.ply].ready = NOTHING;
     }
 }
 
@@ -181,7 +194,7 @@ impl EvalState for SiblingStack {
     #[inline(always)]
     fn reset(&mut self, _p: u64, _o: u64) {
         self.ply = 0;
-        self.levels[0].ready = false;
+        self.levels[0].ready = NOTHING;
     }
 
     #[inline(always)]

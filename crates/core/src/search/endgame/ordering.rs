@@ -11,7 +11,8 @@
 //!
 //! The evaluation is the costly part, so it is a separate step ([`Solver::add_eval_keys`]): a
 //! null-window node searches the table's move first and evaluates the others only when that
-//! move did not cut.
+//! move did not cut. Below [`SOLVE_WEIGHTS_BELOW`] empties it also takes cheaper weights where
+//! the evaluator has them ([`Evaluator::solve_order_in`]).
 
 use crate::bitboard::{neighbours, squares, CORNERS};
 use crate::board::final_score;
@@ -44,6 +45,14 @@ pub(super) const EVAL_ORDER_DIVISOR: i32 = 24;
 pub(super) const DEEP_ORDER_DIVISOR: i32 = 12;
 /// Weight of the opponent's potential mobility in the fastest-first key (mobility weighs 16).
 pub(super) const POTENTIAL_WEIGHT: i32 = 2;
+/// An ordering evaluation made at a node with fewer empty squares than this (of the node's
+/// children, or of the node itself at an ordering search's leaf) uses the evaluator's solver
+/// weights ([`Evaluator::solve_order_in`]; for the embedded default, pattern-v5's 46
+/// placements instead of pattern-v6's 58); from this many, its own ordering values. Near the end
+/// the smaller weights order as well for less work; the leaves of the deeper ordering searches
+/// are ordered better by the larger ones. Chosen on `exact-24.obf` (first 20) and `exact-28.obf`
+/// (first 3): docs/dev/PERFORMANCE.md, session 43.
+pub const SOLVE_WEIGHTS_BELOW: u32 = 19;
 /// The ordering key of the table's move: above any other move's.
 pub(super) const TT_KEY: i32 = 1000;
 
@@ -167,7 +176,11 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     #[inline(always)]
     fn order_child_eval(&mut self, p: u64, o: u64, sq: Square, flips: u64) -> i32 {
         self.order_evals.set(self.order_evals.get() + 1);
-        self.cx.order_child::<C>(p, o, sq, flips)
+        if (!(p | o)).count_ones() < SOLVE_WEIGHTS_BELOW {
+            self.cx.solve_order_child::<C>(p, o, sq, flips)
+        } else {
+            self.cx.order_child::<C>(p, o, sq, flips)
+        }
     }
 
     /// The evaluation of the current node (`p`, `o`) for the side to move, centi-discs,
@@ -175,7 +188,11 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     #[inline(always)]
     fn order_eval(&mut self, p: u64, o: u64) -> i32 {
         self.order_evals.set(self.order_evals.get() + 1);
-        self.cx.order_value::<C>(p, o)
+        if (!(p | o)).count_ones() < SOLVE_WEIGHTS_BELOW {
+            self.cx.solve_order_value::<C>(p, o)
+        } else {
+            self.cx.order_value::<C>(p, o)
+        }
     }
 
     /// An alpha-beta search of `depth` plies with the evaluator at its leaves, for ordering
