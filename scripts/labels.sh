@@ -110,10 +110,12 @@ games() {
 games "${1:-status}"
 # Every XOT game file has its label files: x-SEED.ggf (scripts/xot-round.sh) its depth-12
 # labels x12e20-SEED; y-SEED.ggf (scripts/xot-d8-round.sh) its depth-8 positions y8e16-SEED and
-# deviations yd8e16-SEED, and those of any other depth that round was run at.
+# deviations yd8e16-SEED, and those of any other depth that round was run at; n-SEED.ggf (the
+# same round with NAME=n, played and labelled by the network, issue #55) n8e16-SEED and
+# nd8e16-SEED.
 xot_names() {
     local f
-    for f in data/v6/xot/[xy]-*.ggf "$shards"/xot/[xy]-*.ggf.xz; do
+    for f in data/v6/xot/[xyn]-*.ggf "$shards"/xot/[xyn]-*.ggf.xz; do
         [ -e "$f" ] || continue
         f=$(basename "$f")
         f=${f%.xz}
@@ -121,11 +123,12 @@ xot_names() {
         case "$f" in
         x-*) echo "x12e20-${f#x-}" ;;
         y-*) echo "y8e16-${f#y-}" "yd8e16-${f#y-}" ;;
+        n-*) echo "n8e16-${f#n-}" "nd8e16-${f#n-}" ;;
         esac
     done
     # Self-play labels at other depths (DEPTH=10 EXACT=18 scripts/xot-d8-round.sh makes
     # y10e18-SEED and yd10e18-SEED): every such working file or shard names its file.
-    for f in data/v6/y*e*-s*.dat "$shards"/y*e*-s*.[0-9][0-9][0-9].xz; do
+    for f in data/v6/[yn]*e*-s*.dat "$shards"/[yn]*e*-s*.[0-9][0-9][0-9].xz; do
         [ -e "$f" ] || continue
         f=$(basename "$f")
         f=${f%.dat}

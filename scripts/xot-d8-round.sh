@@ -22,6 +22,9 @@
 #   DEPTH=10 EXACT=18 (about 3.5 times the cost of depth 8, measured in docs/dev/WEIGHTS.md, session 29).
 #   ABOVE (unset): label only the positions with more empties than this, into files tagged
 #   aABOVE, e.g. DEPTH=12 EXACT=20 ABOVE=22 -> y12e20a22-sSEED and yd12e20a22-sSEED.
+#   NAME (y): the files' prefix, y-sSEED.ggf, yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED; a round
+#   labelled by another evaluator takes its own (issue #55's network rounds: NAME=n with
+#   OTHELLO_EVAL_FILE=weights/nnue-r7.nnue, which the games' players and the labeller both use).
 #   KINDS ("positions deviations"): which of the two label files to make. At depth 12 a
 #   deviation costs about five times a game position (each is a new tree, where a game's
 #   positions share the search's table), so KINDS=positions reaches new positions faster.
@@ -37,9 +40,10 @@ mkdir -p data/v6/xot
 DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
 tag=${DEPTH}e$EXACT${ABOVE:+a$ABOVE}
+name=${NAME:-y}
 
 for seed in "$@"; do
-  games=data/v6/xot/y-s$seed.ggf
+  games=data/v6/xot/$name-s$seed.ggf
   if [[ ! -s $games ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: playing the games"
     SEED=$seed PAIRS=${PAIRS:-3000} PLAYERS=${PLAYERS:-engine:level=6 engine:level=7} \
@@ -48,12 +52,12 @@ for seed in "$@"; do
   kinds=" ${KINDS:-positions deviations} "
   if [[ $kinds == *" positions "* ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: labelling the positions of $games"
-    (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "y$tag-s$seed.dat" --depth "$DEPTH" \
+    (cd data/v6 && "$BIN" label "xot/$name-s$seed.ggf" --out "$name$tag-s$seed.dat" --depth "$DEPTH" \
       --exact-empties "$EXACT" --above "${ABOVE:-0}" --parity-mean -j 2)
   fi
   if [[ $kinds == *" deviations "* ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: labelling one deviation of each position"
-    (cd data/v6 && "$BIN" label "xot/y-s$seed.ggf" --out "yd$tag-s$seed.dat" --depth "$DEPTH" \
+    (cd data/v6 && "$BIN" label "xot/$name-s$seed.ggf" --out "${name}d$tag-s$seed.dat" --depth "$DEPTH" \
       --exact-empties "$EXACT" --above "${ABOVE:-0}" --parity-mean --deviations 1 -j 2)
   fi
   echo "$(date -u +%H:%M:%S) seed $seed: done"
