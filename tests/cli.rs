@@ -575,6 +575,68 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The moves of every game of a GGF file, without the dates, names and annotations (times).
+fn ggf_moves(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|game| {
+            game.split(']')
+                .filter_map(|field| {
+                    let (tag, value) = field.rsplit_once('[')?;
+                    let tag = tag.trim_start_matches(|c: char| !c.is_ascii_uppercase());
+                    matches!(tag, "B" | "W").then(|| value.split('/').next().unwrap().to_string())
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn match_players_take_the_configured_eval_file_too() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-match-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, vec![0u8; 100]).unwrap();
+    let run = |name: &str, env: Option<&std::path::Path>, extra: &[&str]| {
+        let ggf = dir.join(format!("{name}.ggf"));
+        let mut c = Command::new(env!("CARGO_BIN_EXE_othello"));
+        c.args([
+            "match",
+            "engine:level=4",
+            "engine:level=5",
+            "--pairs",
+            "3",
+            "--seed",
+            "5",
+        ])
+        .args(["--quiet", "--ggf", ggf.to_str().unwrap()])
+        .args(extra)
+        .env_remove("OTHELLO_EVAL_FILE")
+        .env("RUST_LOG", "warn");
+        if let Some(file) = env {
+            c.env("OTHELLO_EVAL_FILE", file);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (std::fs::read_to_string(&ggf).unwrap(), ggf_moves(&ggf), o)
+    };
+    let v1 = std::path::Path::new("weights/pattern-v1.bin");
+    let (_, default, _) = run("default", None, &[]);
+    let (_, explicit, _) = run("explicit", None, &["--eval-file", "weights/pattern-v1.bin"]);
+    let (text, configured, _) = run("configured", Some(v1), &[]);
+    // The players of a match take $OTHELLO_EVAL_FILE as they take --eval-file: the same games,
+    // and other games than the embedded weights play.
+    assert_eq!(configured, explicit);
+    assert_ne!(configured, default);
+    assert!(text.contains("eval=weights/pattern-v1.bin"), "{text}");
+    // An unusable configured file: a warning, and the embedded weights' games.
+    let (_, fallback, o) = run("fallback", Some(&corrupt), &[]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded weights"));
+    assert_eq!(fallback, default);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `othello centre weights/pattern-v1.bin --depths 6-9 EXTRA --out DIR/centred.bin` in a fresh
 /// temporary directory named after `tag`, which must succeed: the directory, the output path
 /// and the process output.

@@ -94,7 +94,8 @@ pub struct Cli {
     /// The engine's evaluation: a pattern weight file, `hand` (the hand-tuned evaluator) or
     /// `default` (the embedded weights). In match, tournament and play it applies to `engine`
     /// players without `eval=`. A file that cannot be used stops the program; without this
-    /// option, $OTHELLO_EVAL_FILE is tried and the embedded weights are the fallback.
+    /// option, $OTHELLO_EVAL_FILE is tried (for those players too) and the embedded weights are
+    /// the fallback.
     #[arg(long, global = true, value_name = "PATH|hand|default")]
     pub(crate) eval_file: Option<EvalChoice>,
 }
@@ -234,10 +235,13 @@ impl Cli {
 /// The environment variable naming a weight file when `--eval-file` is not given.
 const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
 
-/// The evaluator to run with: `--eval-file` if given (an unusable file is an error), else
-/// `$OTHELLO_EVAL_FILE` (an unusable file is logged and the embedded weights are used), else
-/// the embedded weights.
-fn engine_eval(explicit: Option<&EvalChoice>) -> Result<EngineEval, CliError> {
+/// The evaluator to run with, and the choice that `engine` players without `eval=` take:
+/// `--eval-file` if given (an unusable file is an error), else `$OTHELLO_EVAL_FILE` (an
+/// unusable file is logged, and the embedded weights are used and given to the players), else
+/// the embedded weights (the players' own default).
+fn engine_eval(
+    explicit: Option<&EvalChoice>,
+) -> Result<(EngineEval, Option<EvalChoice>), CliError> {
     if let Some(choice) = explicit {
         let eval = choice
             .load()
@@ -247,21 +251,25 @@ fn engine_eval(explicit: Option<&EvalChoice>) -> Result<EngineEval, CliError> {
             othello::search::probcut::model::MpcModel::parse(text)
                 .map_err(|e| fail(format!("--eval-file {choice}: its .mpc model: {e}")))?;
         }
-        return Ok(eval);
+        return Ok((eval, Some(choice.clone())));
     }
     match std::env::var_os(EVAL_ENV) {
         Some(v) if !v.is_empty() => {
             let choice = EvalChoice::File(v.into());
-            Ok(choice.load().unwrap_or_else(|e| {
-                log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded weights");
-                EngineEval::default()
-            }))
+            match choice.load() {
+                Ok(eval) => Ok((eval, Some(choice))),
+                Err(e) => {
+                    log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded weights");
+                    Ok((EngineEval::default(), None))
+                }
+            }
         }
-        _ => Ok(EngineEval::default()),
+        _ => Ok((EngineEval::default(), None)),
     }
 }
 
-/// `spec` with the global `--eval-file` choice, if it is an engine that names no evaluator.
+/// `spec` with the global choice (`--eval-file`, or `$OTHELLO_EVAL_FILE`: [`engine_eval`]), if
+/// it is an engine that names no evaluator.
 fn with_global_eval(spec: PlayerSpec, choice: Option<&EvalChoice>) -> PlayerSpec {
     match (spec, choice) {
         (PlayerSpec::Engine(mut settings), Some(choice))
@@ -287,8 +295,8 @@ pub const TERMINAL_GREETING: &str = concat!(
 pub fn run(cli: Cli) -> CliResult {
     // The one rule for files, before any work (the table is in roles.rs).
     roles::check(&cli)?;
-    let eval = engine_eval(cli.eval_file.as_ref())?;
-    let global = cli.eval_file.as_ref();
+    let (eval, global) = engine_eval(cli.eval_file.as_ref())?;
+    let global = global.as_ref();
     let mut out = std::io::stdout().lock();
     match cli.command {
         None => {
