@@ -25,6 +25,12 @@
 #   NAME (y): the files' prefix, y-sSEED.ggf, yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED; a round
 #   labelled by another evaluator takes its own (issue #55's network rounds: NAME=n with
 #   OTHELLO_EVAL_FILE=weights/nnue-r7.nnue, which the games' players and the labeller both use).
+#   OPENINGS (xot+2): the games' openings, each XOT line and two random plies. The rounds before
+#   session 45 played the plain XOT lines (`OPENINGS=xot`): untimed players are deterministic,
+#   so every seed after the first few replayed mostly the same games (y8e16-s3405 on: under a
+#   quarter of the positions new), and the network's round of session 44 (seeds 4401-4407),
+#   whose players then took the pattern weights (the match did not read $OTHELLO_EVAL_FILE),
+#   replayed the pattern-v6 round's games: docs/dev/NNUE.md, session 45.
 #   KINDS ("positions deviations"): which of the two label files to make. At depth 12 a
 #   deviation costs about five times a game position (each is a new tree, where a game's
 #   positions share the search's table), so KINDS=positions reaches new positions faster.
@@ -47,6 +53,7 @@ for seed in "$@"; do
   if [[ ! -s $games ]]; then
     echo "$(date -u +%H:%M:%S) seed $seed: playing the games"
     SEED=$seed PAIRS=${PAIRS:-3000} PLAYERS=${PLAYERS:-engine:level=6 engine:level=7} \
+      OPENINGS=${OPENINGS:-xot+2} \
       scripts/xot-games.sh "$BIN" "$games"
   fi
   kinds=" ${KINDS:-positions deviations} "

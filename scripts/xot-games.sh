@@ -7,6 +7,8 @@
 #   OUT   the games, one GGF game a line, each opening once
 # Environment:
 #   SEED (3301), PAIRS (1200)               the match that plays them: XOT openings drawn by SEED
+#   OPENINGS (xot)                          its --openings: xot+2 adds two random plies to each
+#                                           XOT line, so that seeds do not replay each other's games
 #   PLAYERS ("engine:level=10 engine:level=11")  its two players (levels: untimed, so
 #                                           the games do not depend on the machine's load)
 #   HELDOUT (labels/heldout/games-2026-11-26.ggf.xz)  games whose openings are left out, so that
@@ -26,13 +28,14 @@ OUT=${2:?usage: scripts/xot-games.sh BIN OUT.ggf}
 SEED=${SEED:-3301}
 PAIRS=${PAIRS:-1200}
 PLAYERS=${PLAYERS:-engine:level=10 engine:level=11}
+OPENINGS=${OPENINGS:-xot}
 HELDOUT=${HELDOUT:-labels/heldout/games-2026-11-26.ggf.xz}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # shellcheck disable=SC2086  # PLAYERS is two words
-"$BIN" match $PLAYERS --openings xot --seed "$SEED" --pairs "$PAIRS" \
+"$BIN" match $PLAYERS --openings "$OPENINGS" --seed "$SEED" --pairs "$PAIRS" \
   -j 2 --quiet --ggf "$tmp/all.ggf" | tail -1
 
 # The first eight moves of each game, upper case and concatenated (F5D6C3D3...).

@@ -19,8 +19,10 @@ use super::{fail, with_global_eval, CliError, CliResult};
 /// Options shared by `match` and `tournament`.
 #[derive(Args)]
 pub struct SeriesArgs {
-    /// Openings: xot (bundled list), random:N (N random plies, PAIP's random series), start, or
-    /// file:PATH (one move string a line, e.g. f5d6c3d3; `#` comments), drawn as xot is.
+    /// Openings: xot (bundled list), xot+N (each XOT line and N random plies, so that
+    /// deterministic players do not replay a game when a line comes back), random:N (N random
+    /// plies, PAIP's random series), start, or file:PATH (one move string a line, e.g.
+    /// f5d6c3d3; `#` comments), drawn as xot is.
     #[arg(long)]
     pub(super) openings: Option<OpeningSource>,
     /// Seed for openings and random players (same seed, same games for deterministic players).

@@ -6,6 +6,11 @@
 //!
 //! - `xot`: openings drawn without replacement from the bundled XOT list ([`crate::xot`]), in
 //!   a seeded random order (cycling through the list again if more pairs are asked for);
+//! - `xot+N`: the same XOT lines, each followed by N random plies drawn from the seed and the
+//!   pair's number. Deterministic players replay a game exactly whenever its opening comes
+//!   back, so a series longer than the list (or several series from other seeds) repeats
+//!   whole games under `xot`; two random plies after the XOT line make that rare (about 80
+//!   continuations of each line). For self-play data (`scripts/xot-games.sh`);
 //! - `random:N`: N random plies from the start, as PAIP's `random-othello-series` has both
 //!   players play `random-strategy` for the first N moves (PAIP's default N is 10). A forced
 //!   pass counts as a ply; a line that ends the game is drawn again;
@@ -36,6 +41,8 @@ pub enum OpeningSource {
     Start,
     /// The XOT list.
     Xot,
+    /// The XOT list, each line followed by this many random plies.
+    XotPlus(u32),
     /// This many random plies from the start.
     Random(u32),
     /// The openings of a file (`file:PATH`).
@@ -116,7 +123,9 @@ impl OpeningList {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum OpeningSourceError {
     /// Not a source this code knows.
-    #[error("bad openings {0:?}: expected xot, start, random:N (N from 0 to 50) or file:PATH")]
+    #[error(
+        "bad openings {0:?}: expected xot, xot+N (N from 1 to 20), start, random:N (N from 0 to 50) or file:PATH"
+    )]
     Unknown(String),
     /// An openings file that could not be read or holds a bad line.
     #[error("bad openings file: {0}")]
@@ -140,6 +149,10 @@ impl FromStr for OpeningSource {
                 Ok(n) if n <= 50 => Ok(OpeningSource::Random(n)),
                 _ => Err(bad()),
             },
+            None => match t.strip_prefix("xot+").map(|n| n.trim().parse::<u32>()) {
+                Some(Ok(n)) if (1..=20).contains(&n) => Ok(OpeningSource::XotPlus(n)),
+                _ => Err(bad()),
+            },
             _ => Err(bad()),
         }
     }
@@ -150,6 +163,7 @@ impl fmt::Display for OpeningSource {
         match self {
             OpeningSource::Start => f.write_str("start"),
             OpeningSource::Xot => f.write_str("xot"),
+            OpeningSource::XotPlus(n) => write!(f, "xot+{n}"),
             OpeningSource::Random(n) => write!(f, "random:{n}"),
             OpeningSource::List(list) => write!(f, "file:{}", list.path),
         }
@@ -168,6 +182,16 @@ pub fn openings(source: &OpeningSource, count: usize, seed: u64) -> Vec<Opening>
                 moves: xot::parse_moves(lines[i]).unwrap_or_default(),
             })
         }
+        OpeningSource::XotPlus(plies) => {
+            let lines: Vec<&str> = xot::openings().collect();
+            let mut k = 0u64;
+            drawn(lines.len(), count, seed, |i| {
+                // The pair's own seed: its number in the series, apart from the draw order's.
+                let pair = derive_seed(derive_seed(seed, u64::MAX), k);
+                k += 1;
+                extended(lines[i], *plies, pair)
+            })
+        }
         OpeningSource::List(list) => drawn(list.lines.len(), count, seed, |i| Opening {
             name: list.lines[i].0.clone(),
             start: Position::start(),
@@ -181,7 +205,12 @@ pub fn openings(source: &OpeningSource, count: usize, seed: u64) -> Vec<Opening>
 
 /// `count` openings drawn without replacement from a list of `len` (`opening(i)` makes the
 /// `i`-th), in a seeded random order (a new order for each pass through the list).
-fn drawn(len: usize, count: usize, seed: u64, opening: impl Fn(usize) -> Opening) -> Vec<Opening> {
+fn drawn(
+    len: usize,
+    count: usize,
+    seed: u64,
+    mut opening: impl FnMut(usize) -> Opening,
+) -> Vec<Opening> {
     // No capacity from `count`: it comes from the command line.
     let mut out = Vec::new();
     let mut round = 0u64;
@@ -198,6 +227,59 @@ fn drawn(len: usize, count: usize, seed: u64, opening: impl Fn(usize) -> Opening
         round += 1;
     }
     out
+}
+
+/// The XOT `line` followed by `plies` random plies from `seed`, the plies redrawn until the
+/// game is still on (an XOT line never ends it; a line the bundled list could not hold is
+/// played as far as it is legal).
+fn extended(line: &str, plies: u32, seed: u64) -> Opening {
+    let mut start = Vec::new();
+    let mut pos = Position::start();
+    for mv in xot::parse_moves(line).unwrap_or_default() {
+        match pos.try_play(mv) {
+            Ok(next) => {
+                pos = next;
+                start.push(mv);
+            }
+            Err(_) => break,
+        }
+    }
+    let tail = random_plies(pos, plies, seed);
+    let mut moves = start;
+    moves.extend(tail);
+    let name: String = moves.iter().map(|m| format!("{m}")).collect();
+    Opening {
+        name,
+        start: Position::start(),
+        moves,
+    }
+}
+
+/// `plies` random plies from `from`, redrawn until the game is still on after them (or, if
+/// every line tried ends it, fewer: never an opening after which the game is over).
+fn random_plies(from: Position, plies: u32, seed: u64) -> Vec<Move> {
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..64 {
+        let mut pos = from;
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            if pos.board.is_game_over() {
+                break;
+            }
+            let legal: Vec<_> = pos.board.legal_moves().collect();
+            let mv = if legal.is_empty() {
+                Move::Pass
+            } else {
+                Move::Place(legal[rng.below_u32(legal.len())])
+            };
+            pos = pos.try_play(mv).expect("a legal move or a forced pass");
+            moves.push(mv);
+        }
+        if !pos.board.is_game_over() {
+            return moves;
+        }
+    }
+    Vec::new()
 }
 
 /// `plies` random plies from the start, the line redrawn until the game is still on.
@@ -240,9 +322,56 @@ mod tests {
         assert_eq!("START".parse(), Ok(OpeningSource::Start));
         assert_eq!("random:8".parse(), Ok(OpeningSource::Random(8)));
         assert_eq!("random".parse(), Ok(OpeningSource::Random(10)));
-        for bad in ["", "xot:3", "random:x", "random:99", "book"] {
+        assert_eq!("xot+2".parse(), Ok(OpeningSource::XotPlus(2)));
+        assert_eq!("XOT+20".parse(), Ok(OpeningSource::XotPlus(20)));
+        for bad in [
+            "",
+            "xot:3",
+            "random:x",
+            "random:99",
+            "book",
+            "xot+",
+            "xot+0",
+            "xot+21",
+            "xot+x",
+            "xot+-1",
+        ] {
             assert!(bad.parse::<OpeningSource>().is_err(), "{bad}");
         }
+        for source in [OpeningSource::Xot, OpeningSource::XotPlus(3)] {
+            assert_eq!(source.to_string().parse(), Ok(source));
+        }
+    }
+
+    #[test]
+    fn xot_lines_with_random_plies_do_not_repeat_games() {
+        let list: Vec<&str> = xot::openings().collect();
+        let (source, count) = (OpeningSource::XotPlus(2), list.len() + 500);
+        let a = openings(&source, count, 7);
+        assert_eq!(a, openings(&source, count, 7), "a seed gives one series");
+        assert_ne!(a, openings(&source, count, 8));
+        let plain = openings(&OpeningSource::Xot, count, 7);
+        let mut names = std::collections::HashSet::new();
+        for (extended, line) in a.iter().zip(&plain) {
+            // The XOT line of the plain series, in the same order, then two legal plies.
+            assert_eq!(
+                extended.moves.len(),
+                line.moves.len() + 2,
+                "{}",
+                extended.name
+            );
+            assert_eq!(extended.moves[..line.moves.len()], line.moves[..]);
+            let pos = extended.position().expect("legal");
+            assert!(!pos.board.is_game_over());
+            assert_eq!(pos.board.empty_count() as usize, 60 - extended.moves.len());
+            names.insert(extended.name.clone());
+        }
+        // The plain series repeats the first 500 lines; with two random plies almost none
+        // of the openings come back (about 80 continuations of each line).
+        let repeats = count - names.len();
+        assert!(repeats < 50, "{repeats} repeated openings of {count}");
+        let plain_names: std::collections::HashSet<_> = plain.iter().map(|o| &o.name).collect();
+        assert_eq!(count - plain_names.len(), 500);
     }
 
     #[test]
