@@ -260,21 +260,7 @@ fn extended(line: &str, plies: u32, seed: u64) -> Opening {
 fn random_plies(from: Position, plies: u32, seed: u64) -> Vec<Move> {
     let mut rng = SplitMix64::new(seed);
     for _ in 0..64 {
-        let mut pos = from;
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            if pos.board.is_game_over() {
-                break;
-            }
-            let legal: Vec<_> = pos.board.legal_moves().collect();
-            let mv = if legal.is_empty() {
-                Move::Pass
-            } else {
-                Move::Place(legal[rng.below_u32(legal.len())])
-            };
-            pos = pos.try_play(mv).expect("a legal move or a forced pass");
-            moves.push(mv);
-        }
+        let (pos, moves) = play_random(from, plies, &mut rng);
         if !pos.board.is_game_over() {
             return moves;
         }
@@ -286,21 +272,7 @@ fn random_plies(from: Position, plies: u32, seed: u64) -> Vec<Move> {
 pub fn random_opening(plies: u32, seed: u64) -> Opening {
     let mut rng = SplitMix64::new(seed);
     loop {
-        let mut pos = Position::start();
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            if pos.board.is_game_over() {
-                break;
-            }
-            let legal: Vec<_> = pos.board.legal_moves().collect();
-            let mv = if legal.is_empty() {
-                Move::Pass
-            } else {
-                Move::Place(legal[rng.below_u32(legal.len())])
-            };
-            pos = pos.try_play(mv).expect("a legal move or a forced pass");
-            moves.push(mv);
-        }
+        let (pos, moves) = play_random(Position::start(), plies, &mut rng);
         if !pos.board.is_game_over() {
             let name: String = moves.iter().map(|m| format!("{m}")).collect();
             return Opening {
@@ -310,6 +282,26 @@ pub fn random_opening(plies: u32, seed: u64) -> Opening {
             };
         }
     }
+}
+
+/// Up to `plies` uniformly random legal plies from `pos` (a forced pass counts as one; the
+/// line stops where the game ends): the position reached and the plies.
+fn play_random(mut pos: Position, plies: u32, rng: &mut SplitMix64) -> (Position, Vec<Move>) {
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if pos.board.is_game_over() {
+            break;
+        }
+        let legal: Vec<_> = pos.board.legal_moves().collect();
+        let mv = if legal.is_empty() {
+            Move::Pass
+        } else {
+            Move::Place(legal[rng.below_u32(legal.len())])
+        };
+        pos = pos.try_play(mv).expect("a legal move or a forced pass");
+        moves.push(mv);
+    }
+    (pos, moves)
 }
 
 #[cfg(test)]
