@@ -37,6 +37,8 @@ pub struct Dataset {
     pub records: usize,
     /// Records of training games left out by `train_fraction`.
     pub skipped: usize,
+    /// Records dropped as repeats (with `dedupe`): a position and label already read.
+    pub repeats: usize,
 }
 
 fn mix(x: u64) -> u64 {
@@ -89,14 +91,20 @@ pub fn data_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// Reads `files`: games whose key is below `valid_fraction` go to validation; of the others,
 /// those whose second key is below `train_fraction` go to training. Incomplete last games are
 /// skipped; a bad record is an error. Positions with fewer than `min_empties` empty squares
-/// are dropped from both sides (after the split, which does not depend on it).
+/// are dropped from both sides (after the split, which does not depend on it). With `dedupe`,
+/// a record whose position (as stored, side to move first) and label are those of an earlier
+/// record of any file is dropped too, after the split: the self-play rounds before session 45
+/// replayed their games from seed to seed, so the same labeller labelled the same positions
+/// up to ten times (docs/dev/NNUE.md). Different labels of one position are all kept.
 pub fn load(
     files: &[PathBuf],
     valid_fraction: f64,
     train_fraction: f64,
     min_empties: u32,
+    dedupe: bool,
 ) -> Result<Dataset, String> {
     let mut ds = Dataset::default();
+    let mut seen: std::collections::HashSet<(u64, u64, i16)> = std::collections::HashSet::new();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         parse_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -117,6 +125,11 @@ pub fn load(
             if r.last {
                 ds.records += game.len();
                 let key = split_key(&game, &name, r.game);
+                if dedupe {
+                    let before = game.len();
+                    game.retain(|p| seen.insert((p.player, p.opponent, p.label)));
+                    ds.repeats += before - game.len();
+                }
                 game.retain(|p| p.empties() >= min_empties);
                 if unit(key, 0) < valid_fraction {
                     ds.valid.append(&mut game);
@@ -194,7 +207,7 @@ mod tests {
         bytes.extend_from_slice(&first);
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(data_files(&dir).unwrap(), vec![path.clone()]);
-        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0).unwrap();
+        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false).unwrap();
         assert_eq!(ds.records, 1000);
         assert_eq!(ds.train.len() + ds.valid.len(), 1000);
         assert!(
@@ -210,8 +223,64 @@ mod tests {
         for g in games(&ds.valid) {
             assert!(!ds.train.iter().any(|p| p.label == g));
         }
-        let again = load(&[path], 0.2, 1.0, 0).unwrap();
+        let again = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false).unwrap();
         assert_eq!(again.valid, ds.valid);
+        // Every record is the start position: with dedupe, one record of each label (game) is
+        // left, on the side of the split its game went to.
+        let once = load(std::slice::from_ref(&path), 0.2, 1.0, 0, true).unwrap();
+        assert_eq!(once.records, 1000);
+        assert_eq!(once.repeats, 800);
+        assert_eq!(games(&once.valid), games(&ds.valid));
+        assert_eq!(games(&once.train), games(&ds.train));
+        assert_eq!(once.train.len() + once.valid.len(), 200);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn dedupe_drops_repeated_positions_with_their_label_only() {
+        let dir = std::env::temp_dir().join(format!("othello-nnue-dedupe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let start = othello_core::Board::start();
+        let next = start.play("f5".parse().unwrap());
+        // Two files: the same game of two positions twice, once more with another label of
+        // the second position.
+        let record = |board, game, label, last| Record {
+            board,
+            side: othello_core::Color::Black,
+            game,
+            label,
+            kind: othello_train::learn::data::LabelKind::Search,
+            last,
+        };
+        let write = |name: &str, records: &[Record]| {
+            let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
+            for r in records {
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+            let path = dir.join(name);
+            std::fs::write(&path, &bytes).unwrap();
+            path
+        };
+        let a = write(
+            "a.dat",
+            &[record(start, 0, 10, false), record(next, 0, 20, true)],
+        );
+        let b = write(
+            "b.dat",
+            &[
+                record(start, 0, 10, false),
+                record(next, 0, 20, true),
+                record(start, 1, 10, false),
+                record(next, 1, -30, true),
+            ],
+        );
+        let files = [a, b];
+        let plain = load(&files, 0.0, 1.0, 0, false).unwrap();
+        assert_eq!((plain.train.len(), plain.repeats), (6, 0));
+        let once = load(&files, 0.0, 1.0, 0, true).unwrap();
+        assert_eq!(once.repeats, 3);
+        let labels: Vec<i16> = once.train.iter().map(|p| p.label).collect();
+        assert_eq!(labels, [10, 20, -30]);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

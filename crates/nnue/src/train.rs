@@ -60,6 +60,9 @@ pub struct Config {
     pub wd: f64,
     /// Positions with fewer empty squares are left out (the exact solver's domain).
     pub min_empties: u32,
+    /// Drop the records that repeat an earlier record's position and label
+    /// ([`data::load`]).
+    pub dedupe: bool,
     /// Samples per epoch (0: every training position once).
     pub epoch_samples: usize,
     /// Seed of the initial weights and the shuffles.
@@ -101,7 +104,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -122,6 +125,7 @@ impl Config {
                 format!(" dropped {:?}", self.dropped)
             },
             if self.factor { " factor" } else { "" },
+            if self.dedupe { " dedupe" } else { "" },
             match &self.base {
                 Some(path) => format!(
                     " base {}",
@@ -456,7 +460,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     }
 
     let t_load = Instant::now();
-    let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties)?;
+    let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe)?;
     if let Some(path) = &cfg.base {
         let (base, id) = data::read_base(path)?;
         state.params.base = id;
@@ -472,12 +476,13 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     log_line(
         &log,
         &format!(
-            "# {} files, {} records: {} training, {} validation, {} left out; loaded in {:.1} s; {fingerprint}; params {}",
+            "# {} files, {} records: {} training, {} validation, {} left out, {} repeats dropped; loaded in {:.1} s; {fingerprint}; params {}",
             files.len(),
             ds.records,
             ds.train.len(),
             ds.valid.len(),
             ds.skipped,
+            ds.repeats,
             t_load.elapsed().as_secs_f64(),
             arch.param_count()
         ),

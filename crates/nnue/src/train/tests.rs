@@ -92,6 +92,7 @@ mod run {
             threads: 2,
             dropped: Vec::new(),
             factor: false,
+            dedupe: false,
             base: None,
         };
         (root, cfg)
@@ -187,8 +188,10 @@ mod run {
         std::fs::write(&base_file, othello_core::eval::builtin::DEFAULT_WEIGHTS).unwrap();
         // The residuals, position by position.
         let files = data::data_files(&cfg.data).unwrap();
-        let plain = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
-        let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties).unwrap();
+        let plain =
+            data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe).unwrap();
+        let mut ds =
+            data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe).unwrap();
         let base = othello_core::eval::builtin::default_pattern();
         let mae = data::subtract_base(&mut ds, &base);
         let mut sum = 0.0;
