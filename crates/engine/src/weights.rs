@@ -89,25 +89,111 @@ impl PatternFile for PatternEval {
 /// The engine's evaluator read from `path`: a neural network (a `.nnue` file, told by its
 /// magic bytes) or pattern weights ([`PatternFile::load`]), either with the Multi-ProbCut model
 /// beside it (`NAME.mpc`) if there is one.
+///
+/// A file whose bytes (and model, and settings) are those of an evaluator this process has
+/// loaded and still holds gives that evaluator again ([`shared`]): the engine players of a
+/// match or a tournament each load their `eval=` file, and a network's 22 MB of embedding
+/// rows, twice, would not fit the cache that one copy fits.
 pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, WeightsError> {
     let path = path.as_ref();
-    if !starts_like_a_network(path)? {
-        return PatternEval::load(path).map(|e| EngineEval::Pattern(Arc::new(e)));
-    }
-    let bytes = files::read(path, nnue::file::MAX_FILE_LEN as u64)?;
-    let net = NnueEval::from_bytes(&bytes).map_err(|e| WeightsError::Io {
-        path: path.to_path_buf(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
-    })?;
-    // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
-    let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
-    let net = net.with_lazy_margin(lazy_margin());
-    let net = net.with_pattern_below(pattern_below());
-    let net = match read_model_beside(path)? {
-        Some(text) => net.with_mpc_model_text(text),
-        None => net,
+    let network = starts_like_a_network(path)?;
+    let limit = if network {
+        nnue::file::MAX_FILE_LEN
+    } else {
+        MAX_FILE_LEN
     };
-    Ok(EngineEval::Nnue(Arc::new(net)))
+    let bytes = files::read(path, limit as u64)?;
+    let model = read_model_beside(path)?;
+    let settings = network.then(|| (lazy_margin(), pattern_below()));
+    shared::get_or_load(&bytes, model.as_deref(), settings, || {
+        if !network {
+            let eval = PatternEval::from_bytes(&bytes)?;
+            let eval = match model.clone() {
+                Some(text) => eval.with_mpc_model_text(text),
+                None => eval,
+            };
+            return Ok(EngineEval::Pattern(Arc::new(eval)));
+        }
+        let net = NnueEval::from_bytes(&bytes).map_err(|e| WeightsError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        })?;
+        // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
+        let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
+        let (lazy, below) = settings.expect("a network's settings");
+        let net = net.with_lazy_margin(lazy).with_pattern_below(below);
+        let net = match model.clone() {
+            Some(text) => net.with_mpc_model_text(text),
+            None => net,
+        };
+        Ok(EngineEval::Nnue(Arc::new(net)))
+    })
+}
+
+/// The evaluators loaded from files that this process still holds, by the files' contents.
+mod shared {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    use std::sync::{Arc, Mutex, Weak};
+
+    use othello_core::eval::nnue::NnueEval;
+    use othello_core::eval::pattern::{PatternEval, WeightsError};
+    use othello_core::eval::EngineEval;
+
+    /// A loaded evaluator, held weakly: it is freed when its last user drops it.
+    enum Held {
+        Pattern(Weak<PatternEval>),
+        Nnue(Weak<NnueEval>),
+    }
+
+    /// What an evaluator was built from: its file's length and a hash of the file, its
+    /// model and its settings.
+    type Key = (usize, u64);
+
+    static LOADED: Mutex<Vec<(Key, Held)>> = Mutex::new(Vec::new());
+
+    /// The evaluator built from `bytes`, `model` and `settings`: one this process holds
+    /// already, or `load`'s (then kept for the next caller).
+    pub(super) fn get_or_load(
+        bytes: &[u8],
+        model: Option<&str>,
+        settings: Option<(Option<i32>, Option<u32>)>,
+        load: impl FnOnce() -> Result<EngineEval, WeightsError>,
+    ) -> Result<EngineEval, WeightsError> {
+        let mut h = DefaultHasher::new();
+        (bytes, model, settings).hash(&mut h);
+        let key = (bytes.len(), h.finish());
+        let find = |loaded: &mut Vec<(Key, Held)>| {
+            loaded.retain(|(_, held)| match held {
+                Held::Pattern(w) => w.strong_count() > 0,
+                Held::Nnue(w) => w.strong_count() > 0,
+            });
+            loaded
+                .iter()
+                .find(|(k, _)| *k == key)
+                .and_then(|(_, held)| match held {
+                    Held::Pattern(w) => w.upgrade().map(EngineEval::Pattern),
+                    Held::Nnue(w) => w.upgrade().map(EngineEval::Nnue),
+                })
+        };
+        // A poisoned lock only means another loader panicked; the list is still whole.
+        if let Some(eval) = find(&mut LOADED.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(eval);
+        }
+        let eval = load()?;
+        let held = match &eval {
+            EngineEval::Pattern(p) => Held::Pattern(Arc::downgrade(p)),
+            EngineEval::Nnue(n) => Held::Nnue(Arc::downgrade(n)),
+            EngineEval::Hand(_) => return Ok(eval),
+        };
+        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        // Two loads of one file at once: keep the first, so that both share it.
+        if let Some(first) = find(&mut loaded) {
+            return Ok(first);
+        }
+        loaded.push((key, held));
+        Ok(eval)
+    }
 }
 
 /// The lazy margin of a network's leaves, centi-discs ([`NnueEval::with_lazy_margin`]): a
@@ -261,6 +347,70 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let err = EvalChoice::File(path.clone()).load().unwrap_err();
         assert!(err.to_string().contains("checksum"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn loads_of_one_file_share_one_evaluator_while_it_is_held() {
+        let dir = std::env::temp_dir().join(format!("othello-evalshare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let nnue_path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/nnue-r7.nnue");
+        let net = dir.join("net.nnue");
+        std::fs::copy(&nnue_path, &net).unwrap();
+        let choice = EvalChoice::File(net.clone());
+        let (EngineEval::Nnue(a), EngineEval::Nnue(b)) =
+            (choice.load().unwrap(), choice.load().unwrap())
+        else {
+            panic!("a network file loads as a network");
+        };
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the second load shares the first's network"
+        );
+        // Another file with the same bytes shares it too; a model beside it makes another.
+        let copy = dir.join("copy.nnue");
+        std::fs::copy(&net, &copy).unwrap();
+        let EngineEval::Nnue(c) = EvalChoice::File(copy.clone()).load().unwrap() else {
+            panic!("a network");
+        };
+        assert!(Arc::ptr_eq(&a, &c));
+        std::fs::copy(nnue_path.with_extension("mpc"), copy.with_extension("mpc")).unwrap();
+        let EngineEval::Nnue(d) = EvalChoice::File(copy.clone()).load().unwrap() else {
+            panic!("a network");
+        };
+        assert!(
+            !Arc::ptr_eq(&a, &d),
+            "with a model beside it, it is another evaluator"
+        );
+        use othello_core::eval::Evaluator;
+        assert!(d.mpc_model_text().is_some() && a.mpc_model_text().is_none());
+        drop(d);
+        // Once every holder is gone, a load builds a new one.
+        let weak = Arc::downgrade(&a);
+        drop((a, b, c));
+        assert!(weak.upgrade().is_none(), "nothing else holds the network");
+        // Pattern weights are shared the same way, and a changed file is not the old one.
+        let pattern = dir.join("p.bin");
+        std::fs::write(&pattern, DEFAULT_WEIGHTS).unwrap();
+        let p = EvalChoice::File(pattern.clone());
+        let (EngineEval::Pattern(x), EngineEval::Pattern(y)) =
+            (p.load().unwrap(), p.load().unwrap())
+        else {
+            panic!("pattern weights");
+        };
+        assert!(Arc::ptr_eq(&x, &y));
+        let other = dir.join("p1.bin");
+        std::fs::copy(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weights/pattern-v1.bin"),
+            &other,
+        )
+        .unwrap();
+        std::fs::rename(&other, &pattern).unwrap();
+        let EngineEval::Pattern(z) = p.load().unwrap() else {
+            panic!("pattern weights");
+        };
+        assert!(!Arc::ptr_eq(&x, &z), "a changed file is loaded again");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
