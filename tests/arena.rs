@@ -571,7 +571,7 @@ fn fake_gtp(mode: &str) -> String {
 /// forfeited the same way: a pair of such games gives the opponent both.
 #[test]
 fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
-    use othello::arena::{play_game, GameSetup, Opening};
+    use othello::arena::{play_game, Clocks, GameSetup, Opening};
     for (mode, kind, detail) in [
         ("illegal", "illegal", "a1"),
         ("pass", "illegal", "pass"),
@@ -589,7 +589,7 @@ fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
     ] {
         let setup = GameSetup {
             opening: Opening::start(),
-            clock: None,
+            clocks: Clocks::default(),
             depth: None,
             move_timeout: Duration::from_millis(700),
             seed: 1,
@@ -632,7 +632,7 @@ fn a_misbehaving_gtp_engine_forfeits_without_hanging() {
 /// treats the refused pass as implicit, and no refusal is a fault, let alone a crash.
 #[test]
 fn an_engine_with_implicit_passes_plays_through_passes() {
-    use othello::arena::{play_game, GameSetup, Opening};
+    use othello::arena::{play_game, Clocks, GameSetup, Opening};
     let script = temp_path("implicit-pass-gtp.sh");
     let text = format!(
         "coproc G {{ {BIN} gtp --level 1 --book off --threads 1; }}\n\
@@ -661,7 +661,7 @@ fn an_engine_with_implicit_passes_plays_through_passes() {
     assert!(opening.position().unwrap().board.must_pass());
     let setup = GameSetup {
         opening,
-        clock: None,
+        clocks: Clocks::default(),
         depth: None,
         move_timeout: Duration::from_secs(30),
         seed: 1,

@@ -885,3 +885,61 @@ fn completions_into_a_pipe_closed_early_end_quietly() {
         out.status
     );
 }
+
+/// The seconds each side's moves took in one GGF game line, Black's then White's.
+fn ggf_side_seconds(game: &str) -> [f64; 2] {
+    let mut sums = [0.0; 2];
+    for field in game.split(']') {
+        let Some((tag, value)) = field.rsplit_once('[') else {
+            continue;
+        };
+        let side = match tag.trim_start_matches(|c: char| !c.is_ascii_uppercase()) {
+            "B" => 0,
+            "W" => 1,
+            _ => continue,
+        };
+        if let Some(s) = value.split('/').nth(2) {
+            sums[side] += s.parse::<f64>().unwrap_or(0.0);
+        }
+    }
+    sums
+}
+
+#[test]
+fn a_time_odds_match_gives_b_its_own_clock() {
+    let dir = std::env::temp_dir().join(format!("othello-cli-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ggf = dir.join("odds.ggf");
+    let o = othello(&[
+        "match",
+        "engine:book=off",
+        "engine:book=off",
+        "--pairs",
+        "1",
+        "--time",
+        "0.5",
+        "--time-b",
+        "3",
+        "--quiet",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let games: Vec<&str> = text.lines().collect();
+    assert_eq!(games.len(), 2, "{text}");
+    // A is Black in the first game and White in the second; each side's clock is its own,
+    // and B, with six times the clock, takes more of it.
+    for (game, a) in games.iter().zip([0, 1]) {
+        let (tb, tw) = if a == 0 { ("0.5", "3") } else { ("3", "0.5") };
+        assert!(game.contains(&format!("TB[{tb}//")), "{game}");
+        assert!(game.contains(&format!("TW[{tw}//")), "{game}");
+        let seconds = ggf_side_seconds(game);
+        assert!(seconds[a] <= 0.5 + 0.1, "{game}");
+        assert!(seconds[1 - a] > seconds[a], "{game}");
+    }
+    // Without --time there is no clock to give odds on.
+    let bad = othello(&["match", "engine", "engine", "--time-b", "3"]);
+    assert!(!bad.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

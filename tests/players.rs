@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use othello::arena::{play_game, GameSetup, Opening, Termination};
+use othello::arena::{play_game, Clocks, GameSetup, Opening, Termination};
 use othello::board::Color;
 use othello::game::{Game, GameEnd, GameResult};
 use othello::players::{Player, PlayerSpec};
@@ -18,7 +18,7 @@ fn build(s: &str) -> Box<dyn Player> {
 fn setup(seed: u64) -> GameSetup {
     GameSetup {
         opening: othello::arena::openings::random_opening(6, seed),
-        clock: None,
+        clocks: Clocks::default(),
         depth: None,
         move_timeout: Duration::from_secs(60),
         seed,
@@ -90,11 +90,11 @@ fn paip_strategies_are_deterministic_and_iago_beats_random() {
 fn in_process_players_lose_on_time_too() {
     // A 1 ms clock with no grace is too short even for a maximizer's whole game.
     let mut s = setup(3);
-    s.clock = Some(othello::clock::TimeControl {
+    s.clocks = Clocks::both(Some(othello::clock::TimeControl {
         initial: 0.000_001,
         increment: 0.0,
         grace: 0.0,
-    });
+    }));
     let mut a = build("minimax:3:weighted");
     let mut b = build("random");
     let o = play_game(a.as_mut(), b.as_mut(), &s);

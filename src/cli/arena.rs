@@ -81,6 +81,7 @@ impl SeriesArgs {
             openings: self.openings.clone().unwrap_or(default_openings),
             seed: self.seed,
             clock,
+            clock_b: None,
             depth: self.depth,
             concurrency: self.jobs as usize,
             move_timeout: Duration::from_secs_f64(self.move_timeout),
@@ -152,6 +153,10 @@ pub struct MatchArgs {
     /// instead of the tables, for scripts (fields in docs/COMMANDS.md).
     #[arg(long)]
     json: bool,
+    /// B's clock, SECONDS[+INCREMENT], when it differs from A's --time (a time-odds match,
+    /// e.g. --time 2 --time-b 2.8 gives B 40% more time).
+    #[arg(long, requires = "time", value_name = "SECONDS[+INCREMENT]")]
+    time_b: Option<String>,
     #[command(flatten)]
     pub(super) series: SeriesArgs,
 }
@@ -164,7 +169,10 @@ pub fn run_match(
     eval: &EngineEval,
     out: &mut impl Write,
 ) -> CliResult {
-    let config = args.series.config(OpeningSource::Xot, "othello match")?;
+    let mut config = args.series.config(OpeningSource::Xot, "othello match")?;
+    if let Some(t) = &args.time_b {
+        config.clock_b = Some(TimeControl::parse_match(t, args.series.grace)?);
+    }
     if let Some(path) = &args.audit_json {
         othello::files::check_output(path, &[])?;
     }

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use othello::arena::referee::{GameSetup, Opening, Referee, Termination, Turned};
+use othello::arena::referee::{Clocks, GameSetup, Opening, Referee, Termination, Turned};
 use othello::board::Color;
 use othello::clock::TimeControl;
 use othello::eval::EngineEval;
@@ -162,7 +162,7 @@ pub fn play<R: BufRead + Send, W: Write + Send>(
     let mut human = Human::new(input, out, &options.human_name, you, assistant);
     let setup = GameSetup {
         opening: options.opening.clone(),
-        clock: options.clock,
+        clocks: Clocks::both(options.clock),
         depth: None,
         move_timeout: PERSON_MOVE_TIMEOUT,
         seed: options.seed,

@@ -29,7 +29,9 @@ pub use command::{
     TournamentOptions,
 };
 pub use openings::OpeningSource;
-pub use referee::{play_game, GameOutcome, GameSetup, Opening, Referee, Termination, Turned};
+pub use referee::{
+    play_game, Clocks, GameOutcome, GameSetup, Opening, Referee, Termination, Turned,
+};
 pub use series::SeriesConfig;
 pub use stats::Sprt;
 pub use summary::{MatchSummary, TournamentTable};

@@ -77,7 +77,7 @@ pub struct GameSetup {
     /// Where the players start.
     pub opening: Opening,
     /// Each side's clock, if timed.
-    pub clock: Option<TimeControl>,
+    pub clocks: Clocks,
     /// A depth limit passed to players that take one.
     pub depth: Option<u32>,
     /// In an untimed game, how long a move may take before the player is declared hung.
@@ -86,6 +86,33 @@ pub struct GameSetup {
     pub seed: u64,
     /// The `PC` tag.
     pub place: String,
+}
+
+/// Black's and White's clocks: the same, but for a time-odds match (`match --time-b`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clocks {
+    /// Black's clock, if timed.
+    pub black: Option<TimeControl>,
+    /// White's clock, if timed.
+    pub white: Option<TimeControl>,
+}
+
+impl Clocks {
+    /// The same clock (or none) for both sides.
+    pub fn both(clock: Option<TimeControl>) -> Clocks {
+        Clocks {
+            black: clock,
+            white: clock,
+        }
+    }
+
+    /// The clock of `side`.
+    pub fn of(&self, side: Color) -> Option<TimeControl> {
+        match side {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
 }
 
 /// How a game ended.
@@ -187,8 +214,8 @@ pub fn new_record(setup: &GameSetup, black: &str, white: &str) -> Game {
     game.white_name = white.to_string();
     game.place = setup.place.clone();
     game.date = utc_date(SystemTime::now());
-    game.black_clock = setup.clock;
-    game.white_clock = setup.clock;
+    game.black_clock = setup.clocks.black;
+    game.white_clock = setup.clocks.white;
     for &mv in &setup.opening.moves {
         if game.push(MoveRecord::new(mv)).is_err() {
             break; // openings are checked when they are made
@@ -279,7 +306,7 @@ pub enum Turned {
 #[derive(Clone, Debug)]
 pub struct Referee {
     game: Game,
-    clock: Option<TimeControl>,
+    clocks: Clocks,
     depth: Option<u32>,
     move_timeout: Duration,
     seed: u64,
@@ -290,7 +317,7 @@ impl Referee {
     pub fn new(setup: &GameSetup, black: &str, white: &str) -> Referee {
         Referee {
             game: new_record(setup, black, white),
-            clock: setup.clock,
+            clocks: setup.clocks,
             depth: setup.depth,
             move_timeout: setup.move_timeout,
             seed: setup.seed,
@@ -306,7 +333,7 @@ impl Referee {
         };
         player
             .new_game(crate::rng::derive_seed(self.seed, stream))
-            .map_err(|e| fault(side, e, self.clock.is_some()))
+            .map_err(|e| fault(side, e, self.clocks.of(side).is_some()))
     }
 
     /// The game so far.
@@ -325,7 +352,8 @@ impl Referee {
         let side = position.side;
         let spent = self.game.move_times(side);
         let started = Instant::now();
-        let deadline = match self.clock {
+        let clock = self.clocks.of(side);
+        let deadline = match clock {
             Some(tc) => tc.deadline(started, &spent),
             None => started + self.move_timeout,
         };
@@ -337,11 +365,11 @@ impl Referee {
         let choice = match player.choose(&turn) {
             Ok(c) => c,
             Err(PlayerError::Stopped) => return Turned::Stopped,
-            Err(e) => return Turned::Over(fault(side, e, self.clock.is_some())),
+            Err(e) => return Turned::Over(fault(side, e, clock.is_some())),
         };
         let wall = started.elapsed();
         let used = choice.elapsed.unwrap_or(wall).min(wall).as_secs_f64();
-        if let Some(tc) = self.clock {
+        if let Some(tc) = clock {
             if tc.flag_fallen(spent.iter().copied().chain([used])) {
                 return Turned::Over(Termination::Time { loser: side });
             }

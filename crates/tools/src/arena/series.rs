@@ -29,7 +29,7 @@ use crate::players::{Player, PlayerError, PlayerSpec};
 use crate::rng::derive_seed;
 
 use super::openings::{openings, OpeningSource};
-use super::referee::{play_game, GameOutcome, GameSetup, Opening, Termination};
+use super::referee::{play_game, Clocks, GameOutcome, GameSetup, Opening, Termination};
 
 /// Default per-move timeout of untimed games (a hung engine is given up on after this).
 pub const DEFAULT_MOVE_TIMEOUT_SECS: u64 = 300;
@@ -43,6 +43,9 @@ pub struct SeriesConfig {
     pub seed: u64,
     /// Each side's clock per game (with the grace margin), if timed.
     pub clock: Option<TimeControl>,
+    /// The second player's clock (`match`'s B) when it differs from the others' (a time-odds
+    /// match); `None`: `clock`.
+    pub clock_b: Option<TimeControl>,
     /// A depth limit for the players that take one.
     pub depth: Option<u32>,
     /// Games played at once.
@@ -62,6 +65,7 @@ impl Default for SeriesConfig {
             openings: OpeningSource::Xot,
             seed: 1,
             clock: None,
+            clock_b: None,
             depth: None,
             concurrency: 1,
             move_timeout: Duration::from_secs(DEFAULT_MOVE_TIMEOUT_SECS),
@@ -280,9 +284,24 @@ fn worker(
         }
         let mut games = Vec::with_capacity(2);
         for (k, a_is_black) in [(0u64, true), (1, false)] {
+            let clock_of = |spec: usize| match config.clock_b {
+                Some(b) if spec == 1 => Some(b),
+                _ => config.clock,
+            };
+            let (clock_a, clock_b) = (clock_of(task.a), clock_of(task.b));
             let setup = GameSetup {
                 opening: task.opening.clone(),
-                clock: config.clock,
+                clocks: if a_is_black {
+                    Clocks {
+                        black: clock_a,
+                        white: clock_b,
+                    }
+                } else {
+                    Clocks {
+                        black: clock_b,
+                        white: clock_a,
+                    }
+                },
                 depth: config.depth,
                 move_timeout: config.move_timeout,
                 seed: derive_seed(config.seed, 2 * task.index as u64 + k),
