@@ -925,6 +925,8 @@ fn a_time_odds_match_gives_b_its_own_clock() {
         ggf.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.contains("time odds: A 0.5 s, B 3 s"), "{summary}");
     let text = std::fs::read_to_string(&ggf).unwrap();
     let games: Vec<&str> = text.lines().collect();
     assert_eq!(games.len(), 2, "{text}");

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::board::Color;
+use crate::clock::TimeControl;
 
 use super::referee::GameOutcome;
 use super::series::{half_points, PairOutcome};
@@ -120,6 +121,8 @@ pub struct MatchSummary {
     pub most_time_used: Option<(f64, f64)>,
     /// In timed games, the fraction of its clock each side used in each game.
     pub clock_use: ClockUse,
+    /// A's and B's clocks, when they differ (a time-odds match, `match --time-b`).
+    pub time_odds: Option<(TimeControl, TimeControl)>,
 }
 
 impl MatchSummary {
@@ -136,6 +139,7 @@ impl MatchSummary {
             sprt: sprt.map(|s| (s, s.state(&Pentanomial::default()))),
             most_time_used: None,
             clock_use: ClockUse::default(),
+            time_odds: None,
         }
     }
 
@@ -151,6 +155,19 @@ impl MatchSummary {
             self.as_black.add(margin);
         } else {
             self.as_white.add(margin);
+        }
+        let (a_color, b_color) = if a_is_black {
+            (Color::Black, Color::White)
+        } else {
+            (Color::White, Color::Black)
+        };
+        if let (Some(a), Some(b)) = (
+            outcome.game.time_control(a_color),
+            outcome.game.time_control(b_color),
+        ) {
+            if a != b {
+                self.time_odds = Some((a, b));
+            }
         }
         for color in [Color::Black, Color::White] {
             if let Some(tc) = outcome.game.time_control(color) {
@@ -263,6 +280,16 @@ impl fmt::Display for MatchSummary {
                 state.upper,
                 state.decision
             )?;
+        }
+        if let Some((a, b)) = self.time_odds {
+            let clock = |tc: TimeControl| {
+                if tc.increment == 0.0 {
+                    format!("{} s", tc.initial)
+                } else {
+                    format!("{} s + {} s a move", tc.initial, tc.increment)
+                }
+            };
+            writeln!(f, "time odds: A {}, B {}", clock(a), clock(b))?;
         }
         if let Some((used, allowed)) = self.most_time_used {
             writeln!(
@@ -475,6 +502,9 @@ mod tests {
         assert!((s.clock_use.min - 0.25).abs() < 1e-9);
         assert_eq!(s.most_time_used, Some((5.25, 7.0)));
         let text = s.to_string();
+        // Both sides had the same clock in every game: no odds to report.
+        assert_eq!(s.time_odds, None);
+        assert!(!text.contains("time odds"), "{text}");
         assert!(
             text.contains("clock used per side and game: mean 60.4%, min 25.0% (4 sides)"),
             "{text}"
