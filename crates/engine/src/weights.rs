@@ -91,7 +91,7 @@ impl PatternFile for PatternEval {
 /// beside it (`NAME.mpc`) if there is one.
 ///
 /// A file whose bytes (and model, and settings) are those of an evaluator this process has
-/// loaded and still holds gives that evaluator again ([`shared`]): the engine players of a
+/// loaded and still holds gives that evaluator again: the engine players of a
 /// match or a tournament each load their `eval=` file, and a network's 22 MB of embedding
 /// rows, twice, would not fit the cache that one copy fits.
 pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, WeightsError> {
