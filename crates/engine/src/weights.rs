@@ -92,8 +92,8 @@ impl PatternFile for PatternEval {
 ///
 /// A file whose bytes (and model, and settings) are those of an evaluator this process has
 /// loaded and still holds gives that evaluator again: the engine players of a
-/// match or a tournament each load their `eval=` file, and a network's 22 MB of embedding
-/// rows, twice, would not fit the cache that one copy fits.
+/// match or a tournament each load their `eval=` file, and would otherwise hold a network's
+/// 22 MB of embedding rows once each.
 pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, WeightsError> {
     let path = path.as_ref();
     let network = starts_like_a_network(path)?;
