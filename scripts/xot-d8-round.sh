@@ -20,9 +20,11 @@
 #   DEPTH (8) and EXACT (16), the labels' search depth and the empties from which they are exact:
 #   other values label the same games into yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED, e.g.
 #   DEPTH=10 EXACT=18 (about 3.5 times the cost of depth 8, measured in docs/dev/WEIGHTS.md, session 29).
-#   DEPTH=6: a seed in about 6 minutes against 14 (the network labelling), and on the same
-#   positions a network trained on them is +9.6 [-12.1, +31.3] Elo behind the depth-8 one;
-#   the network's round runs at depth 6 from seed 4608 (docs/dev/NNUE.md, session 46).
+#   DEPTH=6: a seed in about 6 minutes against 14 (the network labelling). On the same
+#   positions a network trained on them is +9.6 [-12.1, +31.3] Elo behind the depth-8 one, but
+#   at equal labelling time (14 depth-6 seeds against 6 depth-8 ones) it is +21.3 [+0.1, +42.7]
+#   ahead, so the network's round runs at depth 6 from seed 4608 (docs/dev/NNUE.md, sessions
+#   46 and 47).
 #   ABOVE (unset): label only the positions with more empties than this, into files tagged
 #   aABOVE, e.g. DEPTH=12 EXACT=20 ABOVE=22 -> y12e20a22-sSEED and yd12e20a22-sSEED.
 #   NAME (y): the files' prefix, y-sSEED.ggf, yDEPTHeEXACT-sSEED and ydDEPTHeEXACT-sSEED; a round
