@@ -3,6 +3,8 @@
 //! by counting flips alone ([`crate::last_flip`]). With 4 empties the squares are tried in
 //! parity order: squares in a quadrant with an odd number of empties first (the player who
 //! moves last in a region usually gains there), C- and X-squares last within each group.
+//! The 4-empty node first tries the stability cut-off (the opponent's stable discs bound the
+//! score from above), as the deeper nodes do.
 
 use crate::bitboard::{squares, NEIGHBOURS};
 use crate::board::final_score;
@@ -240,6 +242,9 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
         passed: bool,
     ) -> i32 {
         self.cx.nodes += 1;
+        if let Some(v) = super::stability_cutoff(p, o, alpha) {
+            return v;
+        }
         let mut best = -INF;
         let orders = [
             (e[0], [e[1], e[2], e[3]]),
