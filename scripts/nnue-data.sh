@@ -40,6 +40,11 @@ mkdir -p "$dir"
 count=0
 for n in $(names); do
     [ -e "data/v6/$n.dat" ] || scripts/labels.sh unpack "$n" > /dev/null
+    # Only links are ours to replace: a real file of that name in DIR is someone's data.
+    if [ -e "$dir/$n.dat" ] && [ ! -L "$dir/$n.dat" ]; then
+        echo "$dir/$n.dat exists and is not a link: not replaced (choose another DIR)" >&2
+        exit 1
+    fi
     ln -sfn "$(realpath "data/v6/$n.dat")" "$dir/$n.dat"
     count=$((count + 1))
 done
