@@ -75,6 +75,13 @@ pub struct Config {
     /// Train the embedding factorised ([`crate::factor`]): per-square vectors shared by the
     /// rows, folded into them in every written network.
     pub factor: bool,
+    /// Keep every embedding weight the network file holds (each row with its factors folded
+    /// in) within the `i8` range the engine's inference holds, ±127/256: after each sparse
+    /// step a touched row is clamped to it, and the written networks are clamped once more
+    /// (the shared factors move rows the step did not touch). So the network learns within the
+    /// range it is evaluated in, as NNUE trainers clip their quantised layers, and every file
+    /// packs (`nnue-pack`).
+    pub clip: bool,
     /// Pattern weights the network corrects ([`data::subtract_base`]): each label becomes the label
     /// minus these weights' value, so the network learns a residual and the engine adds the
     /// two (`None`: the network alone).
@@ -104,7 +111,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -126,6 +133,7 @@ impl Config {
             },
             if self.factor { " factor" } else { "" },
             if self.dedupe { " dedupe" } else { "" },
+            if self.clip { " clip" } else { "" },
             match &self.base {
                 Some(path) => format!(
                     " base {}",
@@ -329,6 +337,23 @@ fn adam(p: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32], lr_t: f32, decay
     }
 }
 
+/// Clamps `row` so that `row + shift` lies within ±`limit`, weight by weight; returns how many
+/// weights moved.
+fn clamp_row(row: &mut [f32], shift: &[f32], limit: f32) -> usize {
+    let mut moved = 0;
+    for (w, s) in row.iter_mut().zip(shift) {
+        let c = w.clamp(-limit - s, limit - s);
+        moved += usize::from(c != *w);
+        *w = c;
+    }
+    moved
+}
+
+/// The embedding range of the engine's `i8` inference, in units.
+pub fn embedding_limit() -> f32 {
+    i8::MAX as f32 / othello_core::eval::nnue::EMBED_SCALE as f32
+}
+
 /// Mean absolute and squared error (discs) of `params` on `positions`, overall and by
 /// empties band (≤ 20, 21-30, 31-40, 41+).
 pub fn validate(
@@ -418,6 +443,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     let arch = Arch::new(cfg.hidden, cfg.l2, cfg.buckets);
     let fingerprint = cfg.fingerprint(&files);
     let factors = cfg.factor.then(Factors::new);
+    let clip = cfg.clip.then(embedding_limit);
     let nf = factors.as_ref().map_or(0, |f| f.count);
     let last = ckpt_dir.join("last.ckpt");
     let mut state = if last.exists() {
@@ -600,6 +626,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                 let mut g: &mut [f32] = &mut emb_grad;
                 let mut tf: &mut [bool] = &mut touched;
                 let mut dt: &mut [u64] = &mut decayed_to;
+                let (factors, fac) = (factors.as_ref(), &state.fac[0]);
                 std::thread::scope(|s| {
                     let mut done = 0usize;
                     for &(r0, r1, s0, s1) in &ranges {
@@ -620,6 +647,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                         done = r1;
                         s.spawn(move || {
                             let mut list: Vec<u32> = Vec::with_capacity(n * (s1 - s0));
+                            let mut fsum = vec![0f32; h];
                             for k in 0..n {
                                 let d = &dacc[k * h..(k + 1) * h];
                                 for (&r, _) in rows_buf
@@ -653,6 +681,13 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                                     lr_t,
                                     1.0,
                                 );
+                                if let Some(limit) = clip {
+                                    fsum.iter_mut().for_each(|x| *x = 0.0);
+                                    if let Some(f) = factors {
+                                        f.add_to(&[(r0 + l) as u32], fac, &mut fsum);
+                                    }
+                                    clamp_row(&mut e_part[range.clone()], &fsum, limit);
+                                }
                                 g_part[range].iter_mut().for_each(|x| *x = 0.0);
                                 t_part[l] = false;
                             }
@@ -728,7 +763,21 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             folded.base = state.params.base;
             folded
         });
-        let written = folded.as_ref().unwrap_or(&state.params);
+        let mut written = folded.unwrap_or_else(|| state.params.clone());
+        if let Some(limit) = clip {
+            let zero = vec![0f32; h];
+            let mut moved = 0usize;
+            for row in written.emb.chunks_exact_mut(h) {
+                moved += clamp_row(row, &zero, limit);
+            }
+            log_line(
+                &log,
+                &format!(
+                    "# epoch {epoch}: {moved} embedding weights clamped to ±{limit} as written"
+                ),
+            );
+        }
+        let written = &written;
         let (val_mae, val_mse, bands) = validate(written, &ds.valid, threads);
         state.elapsed += t0.elapsed().as_secs_f64();
         state.epoch = epoch;

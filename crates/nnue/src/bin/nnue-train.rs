@@ -10,12 +10,14 @@ const USAGE: &str =
     "usage: nnue-train [--data DIR] [--dir DIR] [--hidden 64] [--l2 32] [--buckets 8]
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
-       [--drop-shapes NAME,...] [--factor on|off] [--dedupe on|off] [--base PATTERN.bin]
+       [--drop-shapes NAME,...] [--factor on|off] [--dedupe on|off] [--clip on|off] [--base PATTERN.bin]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt. With --base, the network learns the labels' residuals over those pattern
 weights (it is written as a correction of them: the engine adds the two). With --dedupe on, a
-record that repeats an earlier record's position and label is dropped.";
+record that repeats an earlier record's position and label is dropped. With --clip on (the
+default), the embedding is kept within the engine's i8 range (+-127/256) during training, so
+every written network packs.";
 
 fn parse() -> Result<Config, String> {
     let mut c = Config {
@@ -39,6 +41,7 @@ fn parse() -> Result<Config, String> {
         dropped: Vec::new(),
         factor: false,
         dedupe: false,
+        clip: true,
         base: None,
     };
     let mut args = std::env::args().skip(1);
@@ -89,6 +92,13 @@ fn parse() -> Result<Config, String> {
                     "on" => true,
                     "off" => false,
                     _ => return Err(format!("--dedupe: on or off, not {v:?}")),
+                }
+            }
+            "--clip" => {
+                c.clip = match v.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--clip: on or off, not {v:?}")),
                 }
             }
             "--drop-shapes" => {

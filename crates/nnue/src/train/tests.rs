@@ -93,6 +93,7 @@ mod run {
             dropped: Vec::new(),
             factor: false,
             dedupe: false,
+            clip: false,
             base: None,
         };
         (root, cfg)
@@ -153,6 +154,50 @@ mod run {
         cfg.factor = false;
         assert!(run(&cfg).unwrap_err().contains("other settings"));
         std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// With a learning rate that drives the factorised embedding past the `i8` range, a run
+    /// with `clip` writes every network within it (so it quantises, as `nnue-pack` needs), and
+    /// the same run without `clip` does not; both learn.
+    #[test]
+    fn clipped_runs_stay_within_the_engine_range() {
+        let limit = embedding_limit();
+        let mut beyond = [0usize; 2];
+        for (k, clip) in [false, true].into_iter().enumerate() {
+            let (root, mut cfg) = small_run(if clip { "clip-on" } else { "clip-off" });
+            cfg.factor = true;
+            cfg.clip = clip;
+            cfg.lr = 0.05;
+            cfg.wd = 0.0;
+            cfg.epochs = 2;
+            run(&cfg).unwrap();
+            for epoch in 1..=2 {
+                let path = cfg.dir.join(format!("ckpt/epoch-{epoch:03}.nnue"));
+                let net = crate::load_weights(&path).unwrap();
+                beyond[k] += net.params.emb.iter().filter(|w| w.abs() > limit).count();
+                assert!(net.params.emb.iter().any(|&w| w != 0.0));
+            }
+            let log = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+            assert_eq!(log.contains(" clip"), clip, "{log}");
+            std::fs::remove_dir_all(&root).ok();
+        }
+        assert!(
+            beyond[0] > 0,
+            "the unclipped run never left the range: no test"
+        );
+        assert_eq!(
+            beyond[1], 0,
+            "the clipped run wrote weights beyond ±{limit}"
+        );
+    }
+
+    /// A row is clamped so that its sum with the factors' lies in the range.
+    #[test]
+    fn clamp_row_bounds_the_folded_weight() {
+        let mut row = [0.875f32, -0.875, 0.125, 0.25];
+        let shift = [0.0f32, 0.25, 0.625, -0.5];
+        assert_eq!(clamp_row(&mut row, &shift, 0.5), 3);
+        assert_eq!(row, [0.5, -0.75, -0.125, 0.25]);
     }
 
     /// Dropped shapes' rows stay exactly zero through training, the others learn.
