@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use othello::bitboard::squares;
 use othello::flip::flips_portable;
-use othello::hash::{hash, hash_after_move, KEYS};
+use othello::hash::{hash, hash_after_move, table_key, KEYS};
 use othello::movegen::moves_portable;
 use othello::perft::{perft, START_PERFT};
 use othello::{Board, Square};
@@ -262,6 +262,15 @@ fn bench_hash(c: &mut Criterion) {
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("full", |bench| {
         bench.iter(|| hash_all(black_box(&positions)))
+    });
+    // The transposition tables' multiplicative key of the same positions.
+    let keys_all = |positions: &[Board]| {
+        positions
+            .iter()
+            .fold(0, |acc, b| fold(acc, table_key(b.player(), b.opponent())))
+    };
+    group.bench_function("table_key", |bench| {
+        bench.iter(|| keys_all(black_box(&positions)))
     });
     group.throughput(Throughput::Elements(updates.len() as u64));
     group.bench_function("after_move", |bench| {

@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::order::Candidate;
-use crate::hash::hash_bits;
+use crate::hash::table_key;
 
 /// Number of slots (a power of two): 32,768 keys, 256 KiB.
 const SLOTS: usize = 1 << 15;
@@ -71,14 +71,14 @@ impl BusyTable {
 #[inline(always)]
 pub fn child_key(p: u64, o: u64, c: &Candidate) -> u64 {
     let bit = 1u64 << c.sq;
-    hash_bits(o ^ c.flips, p ^ c.flips ^ bit)
+    table_key(o ^ c.flips, p ^ c.flips ^ bit)
 }
 
 /// Marks the position (`cp`, `co`) as being searched by this thread; returns its key, for
 /// [`BusyTable::leave`].
 #[inline(always)]
 pub fn enter(busy: &BusyTable, cp: u64, co: u64) -> u64 {
-    let key = hash_bits(cp, co);
+    let key = table_key(cp, co);
     busy.enter(key);
     key
 }

@@ -43,7 +43,7 @@ use crate::board::final_score;
 use crate::cpu::{Cpu, Portable};
 use crate::eval::stability::stable_discs;
 use crate::eval::Evaluator;
-use crate::hash::hash_bits;
+use crate::hash::table_key;
 use crate::square::Square;
 
 use super::busy::{child_key, enter, BusyTable};
@@ -201,7 +201,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         excluded: u64,
     ) -> (i32, Option<Square>) {
         let empties = (!(player | opponent)).count_ones();
-        self.root_key = hash_bits(player, opponent);
+        self.root_key = table_key(player, opponent);
         self.root_best = None;
         self.cx.reset(player, opponent);
         let score = if excluded != 0 {
@@ -250,7 +250,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         let (mut lo, mut hi) = (-64, upper.clamp(-64, 64));
         let mut g = (guess.clamp(-64, 64) / 2) * 2;
         let mut best = None;
-        self.root_key = hash_bits(player, opponent);
+        self.root_key = table_key(player, opponent);
         self.root_empties = empties;
         self.cx.reset(player, opponent);
         while lo < hi {
@@ -300,7 +300,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
     ) -> i32 {
         self.cx.nodes += 1;
         let mv = C::moves(p, o) & !excluded;
-        let tt_move = self.cx.tt.probe(hash_bits(p, o)).and_then(|e| e.best);
+        let tt_move = self.cx.tt.probe(table_key(p, o)).and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
         let defer = n >= DEFER_MIN_EMPTIES;
@@ -351,7 +351,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         if self.cx.check() {
             return 0;
         }
-        let key = hash_bits(p, o);
+        let key = table_key(p, o);
         let entry = self.cx.tt.probe(key);
         let mut tt_move = None;
         if let Some(e) = entry {
@@ -464,7 +464,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
                 tt_move = e.best;
             }
         } else {
-            key = hash_bits(p, o);
+            key = table_key(p, o);
             if let Some(e) = self.cx.tt.probe(key) {
                 // Only the solver's own moves (an exact or a selective pass's) order it: a
                 // midgame entry here comes from a search shallower than the node's empties
@@ -627,7 +627,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
     fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<(i32, Square)> {
         for c in list {
             let bit = 1u64 << c.sq;
-            let Some(e) = self.cx.tt.probe(hash_bits(o ^ c.flips, p ^ c.flips ^ bit)) else {
+            let Some(e) = self.cx.tt.probe(table_key(o ^ c.flips, p ^ c.flips ^ bit)) else {
                 continue;
             };
             if e.is_solved() && matches!(e.bound, Bound::Upper | Bound::Exact) {

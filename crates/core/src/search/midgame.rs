@@ -23,7 +23,7 @@ use crate::bitboard::{squares, CORNERS};
 use crate::board::final_score;
 use crate::cpu::{Cpu, Portable};
 use crate::eval::{Evaluator, MAX_SCORE};
-use crate::hash::hash_bits;
+use crate::hash::table_key;
 use crate::square::Square;
 
 use super::busy::BusyTable;
@@ -138,7 +138,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
         depth: u32,
         excluded: u64,
     ) -> (i32, Option<Square>) {
-        self.root_key = hash_bits(p, o);
+        self.root_key = table_key(p, o);
         self.root_best = None;
         self.depth_one_best = None;
         self.cx.reset(p, o);
@@ -247,7 +247,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Midgame<'c, 'a, E, C> {
             return 0;
         }
         let pv_node = beta - alpha > 1;
-        let key = hash_bits(p, o);
+        let key = table_key(p, o);
         let mut tt_move = None;
         if let Some(e) = self.cx.tt.probe(key) {
             tt_move = e.best;

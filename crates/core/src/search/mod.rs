@@ -56,7 +56,7 @@ use std::sync::Arc;
 use crate::board::{Board, Move};
 use crate::cpu::{Cpu, CpuPath, CpuPathError};
 use crate::eval::Evaluator;
-use crate::hash::hash_bits;
+use crate::hash::table_key;
 use crate::square::Square;
 
 pub use context::Context;
@@ -555,7 +555,7 @@ impl<E: Evaluator> Searcher<E> {
                 self.solved_best_move::<C>(&b)
             } else {
                 self.tt
-                    .probe(hash_bits(b.player(), b.opponent()))
+                    .probe(table_key(b.player(), b.opponent()))
                     .and_then(|e| e.best)
             };
             let Some(sq) = found else {

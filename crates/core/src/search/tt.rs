@@ -1,4 +1,4 @@
-//! Transposition table: a fixed-size, Zobrist-keyed cache of search results.
+//! Transposition table: a fixed-size cache of search results, keyed by [`crate::hash::table_key`].
 //!
 //! # Layout
 //! The table is a vector of 64-byte clusters (one cache line each), allocated once. A cluster
@@ -6,7 +6,7 @@
 //!
 //! | word | contents |
 //! | --- | --- |
-//! | `check` | the position's Zobrist key XOR `data` |
+//! | `check` | the position's table key XOR `data` |
 //! | `data`  | bits 0-15 score (`i16`, centi-discs), 16-17 bound, 24-31 depth, 32-39 best move (64 = none), 40-47 age |
 //!
 //! A position's cluster is chosen by multiplying its key by the number of clusters and keeping
