@@ -9,7 +9,8 @@
 //! The neural evaluator (`nnue_eval`) is timed the same way, with the network of
 //! `$OTHELLO_NNUE` if it names one, else a seeded random network of the shipped dimensions (H 64,
 //! L2 32, 8 buckets): its cost does not depend on the weights. On a processor with AVX-512,
-//! `nnue_eval/position_avx2` times the same network on its AVX2 kernel, for comparison.
+//! `nnue_eval/position_avx2` times the same network on its AVX2 kernel, for comparison;
+//! `nnue_eval/position_h128` a random network of twice the accumulator width.
 //!
 //! Run briefly with: `cargo bench --bench eval -- --warm-up-time 1 --measurement-time 3`.
 
@@ -94,7 +95,12 @@ fn network() -> NnueEval {
         let bytes = std::fs::read(&path).expect("$OTHELLO_NNUE names a readable file");
         return NnueEval::from_bytes(&bytes).expect("$OTHELLO_NNUE names a network file");
     }
-    let (hidden, l2, buckets) = (64, 32, 8);
+    random_network(64)
+}
+
+/// A seeded random network of accumulator width `hidden`, L2 32 and 8 buckets.
+fn random_network(hidden: usize) -> NnueEval {
+    let (l2, buckets) = (32, 8);
     let mut rng = SplitMix64::new(1);
     let mut uniform =
         |scale: f32| (rng.below(1 << 20) as f32 / (1 << 20) as f32 * 2.0 - 1.0) * scale;
@@ -147,6 +153,16 @@ fn nnue(c: &mut Criterion) {
             })
         });
     }
+    // The next width the kernels take: two cache lines a row instead of one.
+    let wide = random_network(128);
+    group.bench_function("position_h128", |bench| {
+        bench.iter(|| {
+            black_box(&positions)
+                .iter()
+                .map(|b| wide.evaluate(b) as i64)
+                .sum::<i64>()
+        })
+    });
     group.finish();
     let mut group = c.benchmark_group("nnue_eval_children");
     group.throughput(Throughput::Elements(children as u64));

@@ -1,9 +1,9 @@
-//! AVX2 kernels of the network's inference, for an accumulator of width 64 and a second
-//! layer of a multiple of 8: the shipped shape.
+//! AVX2 kernels of the network's inference, for an accumulator of width 64 (the shipped
+//! shape) or 128 ([`takes`]) and a second layer of a multiple of 8.
 //!
-//! **Technique.** The accumulator lives in four 256-bit registers of sixteen `i16`. Each
-//! embedding row (64 `i8`, one cache line) is sign-extended a quarter at a time
-//! (`vpmovsxbw`) and added. The second layer multiplies the clamped accumulator by each
+//! **Technique.** The accumulator lives in H / 16 256-bit registers of sixteen `i16` (four or
+//! eight). Each embedding row (H `i8`, one or two cache lines) is sign-extended sixteen
+//! weights at a time (`vpmovsxbw`) and added. The second layer multiplies the clamped accumulator by each
 //! output's row of `i16` weights in pairs summed to `i32` (`vpmaddwd`), and eight outputs'
 //! partial sums are reduced together by a tree of horizontal adds, so that one register
 //! holds eight outputs. The float tail then runs eight outputs a register.
@@ -16,13 +16,16 @@
 
 use std::arch::x86_64::*;
 
-/// The accumulator width these kernels take.
-pub(super) const H: usize = 64;
+/// Whether the kernels take a network of accumulator width `hidden` and second-layer width
+/// `l2` (the widths they are compiled for: [`forward`]'s `H`).
+pub(super) fn takes(hidden: usize, l2: usize) -> bool {
+    (hidden == 64 || hidden == 128) && l2.is_multiple_of(8)
+}
 
-/// The second layer and the float tail of a network of width 64, given its embedding `emb`,
-/// bias `b0`, the row starts `starts` (each a multiple of 64 with the row inside `emb`), and
-/// the phase bucket's layers: `w2` (`l2 × 64`), `mob_p`, `mob_o`, `b2`, `w3` (`l2` each, `l2`
-/// a multiple of 8). Returns `Σ_k w3[k] · clamp(z_k, 0, 1)` summed as the portable tail sums
+/// The second layer and the float tail of a network of width `H` (64 or 128), given its
+/// embedding `emb`, bias `b0`, the row starts `starts` (each a multiple of `H` with the row
+/// inside `emb`), and the phase bucket's layers: `w2` (`l2 × H`), `mob_p`, `mob_o`, `b2`, `w3`
+/// (`l2` each, `l2` a multiple of 8). Returns `Σ_k w3[k] · clamp(z_k, 0, 1)` summed as the portable tail sums
 /// it (the output bias not added).
 ///
 /// # Safety
@@ -30,7 +33,7 @@ pub(super) const H: usize = 64;
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn forward_h64(
+pub(super) unsafe fn forward<const H: usize>(
     emb: &[i8],
     b0: &[i16],
     starts: &[usize],
@@ -42,12 +45,14 @@ pub(super) unsafe fn forward_h64(
     mobility: [f32; 2],
 ) -> f32 {
     let l2 = b2.len();
+    assert!(H.is_multiple_of(16) && H <= 128);
     assert!(b0.len() >= H && l2.is_multiple_of(8) && w2.len() >= l2 * H);
     assert!(mob_p.len() >= l2 && mob_o.len() >= l2 && w3.len() >= l2);
     // SAFETY (of every load below): each pointer is to a slice checked long enough above or
     // by the row's bounds check; the loads are unaligned loads, and AVX2 is present (the
     // caller's contract).
-    let mut acc = [_mm256_setzero_si256(); 4];
+    let mut acc = [_mm256_setzero_si256(); 8];
+    let acc = &mut acc[..H / 16];
     for (i, a) in acc.iter_mut().enumerate() {
         *a = _mm256_loadu_si256(b0.as_ptr().add(16 * i) as *const __m256i);
     }

@@ -1,38 +1,38 @@
-//! AVX-512 kernel of the network's inference (AVX-512 F and BW), for the shape the AVX2
-//! kernel takes ([`super::avx2`]): an accumulator of width 64, a second layer of a multiple
-//! of 8.
+//! AVX-512 kernel of the network's inference (AVX-512 F and BW), for the shapes the AVX2
+//! kernel takes ([`super::avx2::takes`]): an accumulator of width 64 or 128, a second layer
+//! of a multiple of 8.
 //!
-//! **Technique.** The accumulator of 64 `i16` is two 512-bit registers; each embedding row (one
-//! cache line of 64 `i8`) is sign-extended half a row at a time (`vpmovsxbw` to 512 bits) and
-//! added, half the instructions of the AVX2 kernel. The second layer multiplies each output's
-//! `i16` row by the clamped accumulator in pairs summed to `i32` (`vpmaddwd` on 512 bits, two
-//! per output); the two 256-bit halves of each output's sums are added, and eight outputs are
+//! **Technique.** The accumulator of H `i16` is H / 32 512-bit registers; each embedding row
+//! (H `i8`, one cache line a 64) is sign-extended 32 weights at a time (`vpmovsxbw` to 512
+//! bits) and added, half the instructions of the AVX2 kernel. The second layer multiplies each
+//! output's `i16` row by the clamped accumulator in pairs summed to `i32` (`vpmaddwd` on 512
+//! bits, H / 32 per output); the two 256-bit halves of each output's sums are added, and eight outputs are
 //! then reduced together by the AVX2 kernel's tree. The float tail is the AVX2 kernel's
 //! ([`super::avx2::tail8`]): the same operations in the same order, so this kernel gives the
 //! same bits as every other path (tested).
 //!
-//! The integer sums are exact in `i32` (at most 64 products of 256 × 32767), so their order
-//! does not matter.
+//! The integer sums are exact in `i32` (at most 128 products of 256 × 32767, under 2^30), so
+//! their order does not matter.
 
 use std::arch::x86_64::*;
 
-use super::avx2::{reduce_eight, tail8, H};
+use super::avx2::{reduce_eight, tail8};
 
-/// Whether this processor can run [`forward_h64`].
+/// Whether this processor can run [`forward`].
 pub(super) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// As [`super::avx2::forward_h64`], with the same arguments and result.
+/// As [`super::avx2::forward`], with the same arguments and result.
 ///
 /// # Safety
 /// The processor must have AVX-512 F and BW and AVX2 ([`available`]).
 #[target_feature(enable = "avx512f,avx512bw,avx2")]
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn forward_h64(
+pub(super) unsafe fn forward<const H: usize>(
     emb: &[i8],
     b0: &[i16],
     starts: &[usize],
@@ -44,15 +44,17 @@ pub(super) unsafe fn forward_h64(
     mobility: [f32; 2],
 ) -> f32 {
     let l2 = b2.len();
+    assert!(H.is_multiple_of(32) && H <= 128);
     assert!(b0.len() >= H && l2.is_multiple_of(8) && w2.len() >= l2 * H);
     assert!(mob_p.len() >= l2 && mob_o.len() >= l2 && w3.len() >= l2);
     // SAFETY (of every load below): each pointer is to a slice checked long enough above or by
     // the row's bounds check; the loads are unaligned loads, and the features are present (the
     // caller's contract).
-    let mut acc = [
-        _mm512_loadu_si512(b0.as_ptr() as *const __m512i),
-        _mm512_loadu_si512(b0.as_ptr().add(32) as *const __m512i),
-    ];
+    let mut acc = [_mm512_setzero_si512(); 4];
+    let acc = &mut acc[..H / 32];
+    for (i, a) in acc.iter_mut().enumerate() {
+        *a = _mm512_loadu_si512(b0.as_ptr().add(32 * i) as *const __m512i);
+    }
     for &start in starts {
         let row = &emb[start..start + H];
         for (i, a) in acc.iter_mut().enumerate() {
@@ -72,9 +74,11 @@ pub(super) unsafe fn forward_h64(
         let mut sums = [_mm256_setzero_si256(); 8];
         for (j, s) in sums.iter_mut().enumerate() {
             let row = w2.as_ptr().add((k8 + j) * H);
-            let lo = _mm512_madd_epi16(acc[0], _mm512_loadu_si512(row as *const __m512i));
-            let hi = _mm512_madd_epi16(acc[1], _mm512_loadu_si512(row.add(32) as *const __m512i));
-            let t = _mm512_add_epi32(lo, hi);
+            let mut t = _mm512_setzero_si512();
+            for (i, a) in acc.iter().enumerate() {
+                let w = _mm512_loadu_si512(row.add(32 * i) as *const __m512i);
+                t = _mm512_add_epi32(t, _mm512_madd_epi16(*a, w));
+            }
             *s = _mm256_add_epi32(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64::<1>(t));
         }
         y = tail8(y, reduce_eight(&sums), k8, mob_p, mob_o, b2, w3, mobility);

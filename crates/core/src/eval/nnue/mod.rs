@@ -342,7 +342,10 @@ impl NnueEval {
         for (start, &slot) in starts.iter_mut().zip(&self.active) {
             let slot = slot as usize;
             *start = (SLOT_OFFSETS[slot] + idx.0[slot] as u32) as usize * h;
-            prefetch(self.emb.as_slice(), *start);
+            // Every cache line of the row (one for H = 64, two for 128).
+            for line in (0..h).step_by(64) {
+                prefetch(self.emb.as_slice(), *start + line);
+            }
         }
         let starts = &starts[..self.active.len()];
         let empties = (!(p | o)).count_ones();
@@ -352,7 +355,7 @@ impl NnueEval {
             C::moves(o, p).count_ones() as f32 / MOBILITY_SCALE,
         ];
         #[cfg(target_arch = "x86_64")]
-        if C::PATH != CpuPath::Portable && h == avx2::H && self.l2.is_multiple_of(8) {
+        if C::PATH != CpuPath::Portable && avx2::takes(h, self.l2) {
             let l2 = self.l2;
             let (mob_p, mob_o) = self.mobility_weights(b);
             let (w2, b2, w3) = (
@@ -364,12 +367,23 @@ impl NnueEval {
             // SAFETY: every path but the portable one runs only on processors with AVX2
             // (`crate::cpu`: the markers exist only for detected paths); `self.avx512` is set
             // only when AVX-512 F and BW were detected (`with_avx512`, `avx512_available`);
-            // the row starts are multiples of 64 of rows inside the embedding.
+            // the row starts are multiples of `h` of rows inside the embedding, and `h` is the
+            // width the kernel is instantiated for (`avx2::takes`: 64 or 128).
             let tail = unsafe {
-                if self.avx512 {
-                    avx512::forward_h64(emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
-                } else {
-                    avx2::forward_h64(emb, &self.b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
+                let b0 = &self.b0;
+                match (self.avx512, h) {
+                    (true, 64) => {
+                        avx512::forward::<64>(emb, b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
+                    }
+                    (true, _) => {
+                        avx512::forward::<128>(emb, b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
+                    }
+                    (false, 64) => {
+                        avx2::forward::<64>(emb, b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
+                    }
+                    (false, _) => {
+                        avx2::forward::<128>(emb, b0, starts, w2, mob_p, mob_o, b2, w3, mobility)
+                    }
                 }
             };
             return tail + self.b3[b];
@@ -377,6 +391,8 @@ impl NnueEval {
         let mut acc = [0i16; MAX_HIDDEN];
         if h == 64 {
             accumulate::<64>(self.emb.as_slice(), &self.b0, starts, &mut acc);
+        } else if h == 128 {
+            accumulate::<128>(self.emb.as_slice(), &self.b0, starts, &mut acc);
         } else {
             let acc = &mut acc[..h];
             acc.copy_from_slice(&self.b0);

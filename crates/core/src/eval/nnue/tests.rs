@@ -69,10 +69,16 @@ fn the_avx512_kernel_is_used_where_the_processor_has_it() {
 
 #[test]
 fn the_quantised_network_follows_the_float_reference_on_every_path() {
-    // H 64 with a second layer of a multiple of 8 takes the AVX2 kernel on the fast paths
-    // (`avx2.rs`) and the accumulator of constant width on the portable one; H 64 with 12
-    // outputs takes the constant width everywhere; 32 the general accumulator.
-    for (hidden, l2, buckets) in [(32, 16, 4), (64, 32, 8), (64, 12, 3)] {
+    // H 64 or 128 with a second layer of a multiple of 8 takes the kernels on the fast paths
+    // (`avx2.rs`, `avx512.rs`) and the accumulator of constant width on the portable one; H 64
+    // or 128 with 12 outputs takes the constant width everywhere; 32 the general accumulator.
+    for (hidden, l2, buckets) in [
+        (32, 16, 4),
+        (64, 32, 8),
+        (64, 12, 3),
+        (128, 32, 8),
+        (128, 12, 2),
+    ] {
         follows_the_float_reference(random_net(hidden, l2, buckets, hidden as u64));
     }
 }
@@ -81,7 +87,7 @@ fn the_quantised_network_follows_the_float_reference_on_every_path() {
 /// placements, and still follows its float reference, on both accumulator widths.
 #[test]
 fn shapes_left_out_are_skipped_and_the_values_stay_those_of_the_reference() {
-    for hidden in [32, 64] {
+    for hidden in [32, 64, 128] {
         let mut float = random_net(hidden, 8, 2, 21);
         let g = geometry();
         for shape in [2, 11, 13] {
@@ -135,10 +141,11 @@ fn follows_the_float_reference(float: FloatNet) {
     // The integer arithmetic is the float arithmetic of the rounded weights, to f32 rounding.
     assert!(worst < 1e-3, "largest difference {worst} discs");
     // The rounding itself (58 embedding entries of ±1/512 each, the second layer's of
-    // ±1/16384) moves these random networks' values by under a disc; on the
-    // first trained network the held-out MAE moved by 0.0007 disc.
+    // ±1/16384) moves these random networks' values by under a disc for each 64 units it
+    // passes through; on the first trained network the held-out MAE moved by 0.0007 disc.
+    let bound = (float.hidden as f32 / 64.0).max(1.0);
     assert!(
-        worst_rounding < 1.0,
+        worst_rounding < bound,
         "rounding moved a value by {worst_rounding} discs"
     );
     assert!(worst_rounding > 0.0, "the check compares something");
