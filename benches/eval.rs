@@ -62,21 +62,11 @@ fn evals(c: &mut Criterion) {
     let mut group = c.benchmark_group("pattern_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("position", |bench| {
-        bench.iter(|| {
-            black_box(&positions)
-                .iter()
-                .map(|b| eval.evaluate(b) as i64)
-                .sum::<i64>()
-        })
+        bench.iter(|| sum_of_values(&*eval, black_box(&positions)))
     });
     let hand = HandEval::new();
     group.bench_function("hand", |bench| {
-        bench.iter(|| {
-            black_box(&positions)
-                .iter()
-                .map(|b| hand.evaluate(b) as i64)
-                .sum::<i64>()
-        })
+        bench.iter(|| sum_of_values(&hand, black_box(&positions)))
     });
     group.finish();
 
@@ -87,6 +77,11 @@ fn evals(c: &mut Criterion) {
         bench.iter(|| shared(black_box(&positions)))
     });
     group.finish();
+}
+
+/// The sum of `eval`'s values of `positions` (what the `position` benches time).
+fn sum_of_values(eval: &impl Evaluator, positions: &[Board]) -> i64 {
+    positions.iter().map(|b| eval.evaluate(b) as i64).sum()
 }
 
 /// The network of `$OTHELLO_NNUE`, or a seeded random one of the shipped dimensions.
@@ -135,33 +130,18 @@ fn nnue(c: &mut Criterion) {
     let mut group = c.benchmark_group("nnue_eval");
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function("position", |bench| {
-        bench.iter(|| {
-            black_box(&positions)
-                .iter()
-                .map(|b| net.evaluate(b) as i64)
-                .sum::<i64>()
-        })
+        bench.iter(|| sum_of_values(&net, black_box(&positions)))
     });
     if net.uses_avx512() {
         let avx2 = network().with_avx512(false);
         group.bench_function("position_avx2", |bench| {
-            bench.iter(|| {
-                black_box(&positions)
-                    .iter()
-                    .map(|b| avx2.evaluate(b) as i64)
-                    .sum::<i64>()
-            })
+            bench.iter(|| sum_of_values(&avx2, black_box(&positions)))
         });
     }
     // The next width the kernels take: two cache lines a row instead of one.
     let wide = random_network(128);
     group.bench_function("position_h128", |bench| {
-        bench.iter(|| {
-            black_box(&positions)
-                .iter()
-                .map(|b| wide.evaluate(b) as i64)
-                .sum::<i64>()
-        })
+        bench.iter(|| sum_of_values(&wide, black_box(&positions)))
     });
     group.finish();
     let mut group = c.benchmark_group("nnue_eval_children");
