@@ -219,7 +219,9 @@ struct Layout<'a> {
 
 impl<'a> Layout<'a> {
     /// Checks a network file's header, length and checksum.
-    fn parse(bytes: &'a [u8]) -> Result<Layout<'a>, NnueError> {
+    /// `verify` false skips the checksum (13 ms for a 13 MB file here): only for bytes
+    /// embedded at build time, whose checksum a unit test verifies.
+    fn parse(bytes: &'a [u8], verify: bool) -> Result<Layout<'a>, NnueError> {
         if bytes.len() < HEADER_LEN {
             return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC {
                 NnueError::BadMagic
@@ -305,9 +307,11 @@ impl<'a> Layout<'a> {
             });
         }
         let stored = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        let computed = checksum(bytes);
-        if stored != computed {
-            return Err(NnueError::Checksum { stored, computed });
+        if verify {
+            let computed = checksum(bytes);
+            if stored != computed {
+                return Err(NnueError::Checksum { stored, computed });
+            }
         }
         let (packed, floats) = bytes[HEADER_LEN..].split_at(embedded);
         Ok(Layout {
@@ -323,7 +327,12 @@ impl<'a> Layout<'a> {
 
     /// The packed embedding, checked: an error names a byte of -128, which no writer produces.
     fn checked_packed(&self) -> Result<&[u8], NnueError> {
-        match self.packed.iter().position(|&q| q as i8 == i8::MIN) {
+        // `contains` on bytes is a vectorised search; the position only for the error.
+        let bad = i8::MIN as u8;
+        if !self.packed.contains(&bad) {
+            return Ok(self.packed);
+        }
+        match self.packed.iter().position(|&q| q == bad) {
             Some(index) => Err(NnueError::OutOfRange {
                 index,
                 value: format!("{} / {EMBED_SCALE}", i8::MIN),
@@ -336,7 +345,13 @@ impl<'a> Layout<'a> {
     /// The packed embedding as the engine holds it ([`embedding_rows`]).
     fn packed_embedding(&self, hidden: usize) -> Result<ZeroedArray<i8>, NnueError> {
         let packed = self.checked_packed()?;
-        embedding_rows(hidden, packed.len(), |i| packed[i] as i8)
+        // Whole rows (the copies vectorise): the engine decodes the embedded network at
+        // start-up, before it answers its first command.
+        embedding_rows(hidden, packed.len(), |row, first| {
+            for (w, &q) in row.iter_mut().zip(&packed[first..]) {
+                *w = q as i8;
+            }
+        })
     }
 
     /// The network in `f32`; with `with_embedding` false, a packed file's embedding is left
@@ -387,7 +402,7 @@ impl<'a> Layout<'a> {
 impl FloatNet {
     /// Parses a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<FloatNet, NnueError> {
-        Layout::parse(bytes)?.floats(true)
+        Layout::parse(bytes, true)?.floats(true)
     }
 
     /// The value of (`p`, `o`) in discs, computed in `f32` as the trainer computes it.
@@ -428,8 +443,10 @@ impl FloatNet {
                 share: MAX_CLIPPED * 100.0,
             });
         }
-        let emb = embedding_rows(self.hidden, self.emb.len(), |i| {
-            quantise_embedding(self.emb[i])
+        let emb = embedding_rows(self.hidden, self.emb.len(), |row, first| {
+            for (w, &v) in row.iter_mut().zip(&self.emb[first..]) {
+                *w = quantise_embedding(v);
+            }
         })?;
         self.quantise_with(emb)
     }
@@ -545,14 +562,15 @@ impl FloatNet {
     }
 }
 
-/// The embedding as the engine reads it, from `value(i)`, the `i`-th weight of the file's
-/// embedding (rows of `hidden` by weight class): one row a base-3 index, so that no table
+/// The embedding as the engine reads it, each row filled by `fill(row, first)` from the file's
+/// embedding (rows of `hidden` by weight class; `first` is the index of the row's class's
+/// first weight there): one row a base-3 index, so that no table
 /// lookup precedes a row's load ([`NnueEval`]); on a cache-line boundary, so that a row of 64
 /// is one line, not two; and on huge pages where the kernel grants them ([`ZeroedArray`]).
 fn embedding_rows(
     hidden: usize,
     given: usize,
-    value: impl Fn(usize) -> i8,
+    fill: impl Fn(&mut [i8], usize),
 ) -> Result<ZeroedArray<i8>, NnueError> {
     let expected = geometry().compact_patterns_len * hidden;
     if given != expected {
@@ -563,10 +581,7 @@ fn embedding_rows(
     let mut rows = ZeroedArray::new(len).ok_or(NnueError::NoMemory(len))?;
     rows.advise_huge_pages();
     for (row, &class) in rows.as_mut_slice().chunks_exact_mut(hidden).zip(classes) {
-        let first = class as usize * hidden;
-        for (k, w) in row.iter_mut().enumerate() {
-            *w = value(first + k);
-        }
+        fill(row, class as usize * hidden);
     }
     Ok(rows)
 }
@@ -582,7 +597,19 @@ impl NnueEval {
     /// of it) goes straight to the `i8` rows the engine reads, with no `f32` copy: what
     /// [`FloatNet::from_bytes`] and [`FloatNet::quantise`] give, at a fifth of the memory.
     pub fn from_bytes(bytes: &[u8]) -> Result<NnueEval, NnueError> {
-        let layout = Layout::parse(bytes)?;
+        NnueEval::decode(bytes, true)
+    }
+
+    /// [`NnueEval::from_bytes`] without the checksum, for the network embedded at build time
+    /// (whose checksum a unit test verifies): the engine decodes it at start-up, before it
+    /// answers its first command, and the checksum would be a third of the time.
+    pub(crate) fn from_embedded_bytes(bytes: &[u8]) -> Result<NnueEval, NnueError> {
+        NnueEval::decode(bytes, false)
+    }
+
+    /// Parses (checking the checksum if `verify`) and quantises a network file.
+    fn decode(bytes: &[u8], verify: bool) -> Result<NnueEval, NnueError> {
+        let layout = Layout::parse(bytes, verify)?;
         if layout.packed.is_empty() {
             return layout.floats(true)?.quantise();
         }
