@@ -258,10 +258,17 @@ fn hints_equal_othello_search_on_the_same_position(page: Page) {
     );
     let hints: Vec<(String, f64, String, u32)> = serde_json::from_value(hints).unwrap();
     assert_eq!(hints.len(), legal);
-    // The same search from the command line: same depth, table size, selectivity, 1 thread.
+    // The same search from the command line: same depth, table size, selectivity, 1 thread,
+    // and evaluator (the WebAssembly build's is the embedded pattern weights; the server's is
+    // the native default, the network where the processor has AVX2).
+    let eval = match page {
+        Page::Static => "pattern",
+        Page::Served => "default",
+    };
     let out = othello()
         .args(["search", "--moves", &line, "--depth", "7", "--hash", "16"])
         .args(["--threads", "1", "--multipv", "64", "--quiet"])
+        .args(["--eval-file", eval])
         .output()
         .unwrap();
     assert!(out.status.success());

@@ -546,7 +546,7 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
         assert!(stdout(&o).is_empty());
     }
 
-    // Only configured (environment): a warning, then the embedded weights.
+    // Only configured (environment): a warning, then the embedded evaluator.
     let default = othello(&search);
     assert!(default.status.success());
     let o = Command::new(env!("CARGO_BIN_EXE_othello"))
@@ -556,7 +556,7 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
         .output()
         .unwrap();
     assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded weights"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded network"));
     let values = |o: &Output| -> Vec<String> {
         stdout(o)
             .lines()
@@ -626,13 +626,13 @@ fn match_players_take_the_configured_eval_file_too() {
     let (_, explicit, _) = run("explicit", None, &["--eval-file", "weights/pattern-v1.bin"]);
     let (text, configured, _) = run("configured", Some(v1), &[]);
     // The players of a match take $OTHELLO_EVAL_FILE as they take --eval-file: the same games,
-    // and other games than the embedded weights play.
+    // and other games than the embedded evaluator plays.
     assert_eq!(configured, explicit);
     assert_ne!(configured, default);
     assert!(text.contains("eval=weights/pattern-v1.bin"), "{text}");
-    // An unusable configured file: a warning, and the embedded weights' games.
+    // An unusable configured file: a warning, and the embedded evaluator's games.
     let (_, fallback, o) = run("fallback", Some(&corrupt), &[]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded weights"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("using the embedded network"));
     assert_eq!(fallback, default);
     std::fs::remove_dir_all(&dir).ok();
 }

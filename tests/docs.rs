@@ -8,28 +8,46 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// docs/COMMANDS.md quotes the bench signature that `othello bench` prints (one thread, the
-/// shipped weights and model).
-#[test]
-fn commands_md_quotes_the_bench_signature() {
+/// The node count `othello bench` prints (one thread), with `--eval-file` as given.
+fn bench_nodes(eval: &str) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .arg("bench")
+        .args(["bench", "--eval-file", eval])
         .env_remove("OTHELLO_EVAL_FILE")
         .output()
         .unwrap();
     assert!(o.status.success());
     let out = String::from_utf8(o.stdout).unwrap();
     let last = out.lines().last().unwrap();
-    let nodes = last.split_whitespace().nth(1).unwrap();
+    last.split_whitespace().nth(1).unwrap().to_string()
+}
+
+/// docs/COMMANDS.md quotes the bench signatures that `othello bench` prints (one thread): with
+/// the shipped network and its model (the default where the processor has AVX2), and with the
+/// shipped pattern weights and their model.
+#[test]
+fn commands_md_quotes_the_bench_signature() {
     let docs = read("docs/COMMANDS.md");
     let quoted = docs
         .lines()
-        .find(|l| l.contains("with the shipped weights and model"))
+        .find(|l| l.contains("with the shipped network and model"))
         .expect("the bench signature sentence");
+    let pattern = bench_nodes("pattern");
     assert!(
-        quoted.contains(&format!("({nodes} ")),
-        "bench says {nodes}: {quoted}"
+        quoted.contains(&format!("; {pattern} with `--eval-file pattern`")),
+        "bench --eval-file pattern says {pattern}: {quoted}"
     );
+    let default = bench_nodes("default");
+    if othello::eval::builtin::network_is_default() {
+        assert!(
+            quoted.contains(&format!("({default} with the shipped network")),
+            "bench says {default}: {quoted}"
+        );
+    } else {
+        assert_eq!(
+            default, pattern,
+            "without AVX2 the default is the pattern weights"
+        );
+    }
 }
 
 /// PROTOCOL.md §13 does not call levels unsupported over GTP while it documents

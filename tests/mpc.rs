@@ -104,7 +104,7 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
     std::fs::create_dir_all(&dir).unwrap();
     let weights = dir.join("w.bin");
     std::fs::write(&weights, othello::eval::builtin::DEFAULT_WEIGHTS).unwrap();
-    let board = positions(&EngineEval::default(), 1)[0];
+    let board = positions(&EngineEval::pattern(), 1)[0];
     let limits = Limits {
         depth: Some(9),
         ..Limits::default()
@@ -118,7 +118,7 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
     // Without a model file the embedded model prunes.
     let alone = othello::weights::engine_eval_from_file(&weights).unwrap();
     let embedded = nodes(alone, selective);
-    let full = nodes(EngineEval::default(), None);
+    let full = nodes(EngineEval::pattern(), None);
     assert!(embedded < full, "{embedded} < {full}");
     // A model with no cuts beside the weights: the search is full width.
     std::fs::write(dir.join("w.mpc"), "mpc 1\n").unwrap();
@@ -174,10 +174,11 @@ fn the_previous_weights_still_load_with_their_own_model() {
 }
 
 #[test]
-fn the_default_weights_search_the_start_and_the_xot_openings_to_about_zero() {
+fn the_pattern_weights_search_the_start_and_the_xot_openings_to_about_zero() {
     use othello::learn::centre::{start_level, CentreOptions};
     use othello::search::{Limits, Searcher};
-    // The start position is a draw: the default weights are centred on it (depths 10-19).
+    // The start position is a draw: the embedded pattern weights are centred on it (depths
+    // 10-19).
     let level = start_level(
         &othello::eval::builtin::default_pattern(),
         &CentreOptions::default(),
@@ -195,7 +196,7 @@ fn the_default_weights_search_the_start_and_the_xot_openings_to_about_zero() {
     let means: Vec<f64> = [13, 14]
         .into_iter()
         .map(|depth| {
-            let mut searcher = Searcher::new(EngineEval::default(), 16);
+            let mut searcher = Searcher::new(EngineEval::pattern(), 16);
             searcher.set_threads(1);
             let limits = Limits::fixed(Some(depth), None, None);
             boards

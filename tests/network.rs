@@ -2,7 +2,8 @@
 //! session 53) and `weights/nnue-r7.nnue` (the mean of run 7's last three epochs, the
 //! self-play round's labeller). Each loads with its Multi-ProbCut model, evaluates as its float
 //! reference does, and values held-out positions and their children closer to their exact
-//! scores than the default pattern weights do; r10 closer than r7.
+//! scores than the pattern weights do; r10 closer than r7. r10 is the default evaluator
+//! (embedded), where the processor has AVX2.
 
 use othello::eval::nnue::{FloatNet, NnueEval};
 use othello::eval::{EngineEval, Evaluator};
@@ -86,10 +87,10 @@ fn exact_samples() -> Vec<(othello::Board, f64)> {
 }
 
 #[test]
-fn the_shipped_networks_value_held_out_positions_better_than_the_default_weights() {
+fn the_shipped_networks_value_held_out_positions_better_than_the_pattern_weights() {
     let r7 = engine_eval_from_file(R7).unwrap();
     let r10 = engine_eval_from_file(R10).unwrap();
-    let pattern = EngineEval::default();
+    let pattern = EngineEval::pattern();
     let samples = exact_samples();
     assert_eq!(samples.len(), 6494);
     let mae = |e: &EngineEval| {
@@ -109,4 +110,22 @@ fn the_shipped_networks_value_held_out_positions_better_than_the_default_weights
     // r10, trained on 44.7 M positions against r7's 19 M: measured 4.266 against 4.416 (4.258
     // in float; docs/dev/NNUE.md, session 53).
     assert!(n10 < n - 0.05, "r10 {n10:.3}, r7 {n:.3}");
+}
+
+/// The default evaluator is the committed r10 with its model (where the processor has AVX2):
+/// the same value as the file loaded by path on every held-out sample, the same model.
+#[test]
+fn the_default_evaluator_is_the_committed_r10_with_its_model() {
+    let default = EngineEval::default();
+    if !othello::eval::builtin::network_is_default() {
+        assert!(matches!(default, EngineEval::Pattern(_)));
+        return;
+    }
+    let r10 = engine_eval_from_file(R10).unwrap();
+    assert!(matches!(default, EngineEval::Nnue(_)));
+    assert_eq!(default.mpc_model_text(), r10.mpc_model_text());
+    assert!(default.mpc_model_text().is_some());
+    for (board, _) in exact_samples() {
+        assert_eq!(default.evaluate(&board), r10.evaluate(&board), "{board:?}");
+    }
 }

@@ -513,7 +513,7 @@ pub struct TrainArgs {
     debias: bool,
     /// Fit a correction to these weights instead of fitting from zero: the regularisation pulls
     /// towards them, and weights the data does not reach keep their values (a weight file with
-    /// the same number of phases, or `default` for the embedded weights).
+    /// the same number of phases, or `default` for the embedded pattern weights).
     #[arg(long, value_name = "PATH|default")]
     pub(super) prior: Option<PathBuf>,
     /// Fraction of games held out for validation.

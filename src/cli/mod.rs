@@ -91,12 +91,13 @@ pub fn fail(message: impl Into<String>) -> CliError {
 pub struct Cli {
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
-    /// The engine's evaluation: a pattern weight file, `hand` (the hand-tuned evaluator) or
-    /// `default` (the embedded weights). In match, tournament and play it applies to `engine`
-    /// players without `eval=`. A file that cannot be used stops the program; without this
-    /// option, $OTHELLO_EVAL_FILE is tried (for those players too) and the embedded weights are
-    /// the fallback.
-    #[arg(long, global = true, value_name = "PATH|hand|default")]
+    /// The engine's evaluation: a weight file (a network `.nnue` or pattern weights),
+    /// `default` (the embedded network), `pattern` (the embedded pattern weights, the default
+    /// before the network) or `hand` (the hand-tuned evaluator). In match, tournament and play
+    /// it applies to `engine` players without `eval=`. A file that cannot be used stops the
+    /// program; without this option, $OTHELLO_EVAL_FILE is tried (for those players too) and
+    /// the embedded network is the fallback.
+    #[arg(long, global = true, value_name = "PATH|default|pattern|hand")]
     pub(crate) eval_file: Option<EvalChoice>,
 }
 
@@ -237,8 +238,8 @@ const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
 
 /// The evaluator to run with, and the choice that `engine` players without `eval=` take:
 /// `--eval-file` if given (an unusable file is an error), else `$OTHELLO_EVAL_FILE` (an
-/// unusable file is logged, and the embedded weights are used and given to the players), else
-/// the embedded weights (the players' own default).
+/// unusable file is logged, and the embedded network is used and given to the players), else
+/// the embedded network (the players' own default).
 fn engine_eval(
     explicit: Option<&EvalChoice>,
 ) -> Result<(EngineEval, Option<EvalChoice>), CliError> {
@@ -259,7 +260,7 @@ fn engine_eval(
             match choice.load() {
                 Ok(eval) => Ok((eval, Some(choice))),
                 Err(e) => {
-                    log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded weights");
+                    log::warn!("${EVAL_ENV}={choice}: {e}; using the embedded network");
                     Ok((EngineEval::default(), None))
                 }
             }

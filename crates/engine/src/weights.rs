@@ -16,14 +16,14 @@
 //! use othello_core::eval::Evaluator;
 //! use othello_core::Board;
 //!
-//! // Write the embedded weights to a file, then load them back as a user's weight file.
+//! // Write the embedded pattern weights to a file, then load them back as a user's file.
 //! let dir = std::env::temp_dir().join(format!("othello-eval-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let path = dir.join("weights.bin");
 //! default_pattern().save(&path).unwrap();
 //! let choice: EvalChoice = path.to_str().unwrap().parse().unwrap();
 //! let from_file = choice.load().unwrap();
-//! let embedded = EvalChoice::Default.load().unwrap();
+//! let embedded = EvalChoice::Pattern.load().unwrap();
 //! let board = Board::start().play("f5".parse().unwrap());
 //! assert_eq!(from_file.evaluate(&board), embedded.evaluate(&board));
 //!
@@ -196,9 +196,7 @@ mod shared {
     }
 }
 
-/// The lazy margin of a network's leaves, centi-discs ([`NnueEval::with_lazy_margin`]): a
-/// leaf whose pattern estimate lies this far outside its window gets the estimate.
-pub const LAZY_MARGIN: i32 = 400;
+pub use othello_core::eval::builtin::LAZY_MARGIN;
 
 /// The lazy margin: [`LAZY_MARGIN`], or `$OTHELLO_NNUE_LAZY` (centi-discs, or `off`) for
 /// experiments (docs/dev/NNUE.md); a value that cannot be read is logged and ignored.
@@ -272,9 +270,12 @@ fn read_model_beside(path: &Path) -> Result<Option<String>, WeightsError> {
 /// Which evaluator to build: what `--eval-file`, `set eval` and `engine:eval=` name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EvalChoice {
-    /// The embedded pattern weights (`default`).
+    /// The embedded evaluator (`default`): the network in native builds, the pattern weights
+    /// in the WebAssembly one ([`EngineEval::default`]).
     #[default]
     Default,
+    /// The embedded pattern weights (`pattern`: pattern-v6, the default before the network).
+    Pattern,
     /// The hand-tuned evaluator of the first release (`hand`).
     Hand,
     /// Pattern weights or a neural network from a file (any other text is taken as a path).
@@ -286,6 +287,7 @@ impl EvalChoice {
     pub fn load(&self) -> Result<EngineEval, WeightsError> {
         match self {
             EvalChoice::Default => Ok(EngineEval::default()),
+            EvalChoice::Pattern => Ok(EngineEval::pattern()),
             EvalChoice::Hand => Ok(EngineEval::Hand(HandEval::new())),
             EvalChoice::File(path) => engine_eval_from_file(path),
         }
@@ -295,12 +297,13 @@ impl EvalChoice {
 impl FromStr for EvalChoice {
     type Err = std::convert::Infallible;
 
-    /// `default`, `hand`, or a path to a weight file (never fails; the file is read by
+    /// `default`, `pattern`, `hand`, or a path to a weight file (never fails; the file is read by
     /// [`EvalChoice::load`]).
     fn from_str(s: &str) -> Result<EvalChoice, Self::Err> {
         let s = s.trim();
         Ok(match s.to_ascii_lowercase().as_str() {
             "default" => EvalChoice::Default,
+            "pattern" => EvalChoice::Pattern,
             "hand" => EvalChoice::Hand,
             _ => EvalChoice::File(PathBuf::from(s)),
         })
@@ -311,6 +314,7 @@ impl fmt::Display for EvalChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EvalChoice::Default => f.write_str("default"),
+            EvalChoice::Pattern => f.write_str("pattern"),
             EvalChoice::Hand => f.write_str("hand"),
             EvalChoice::File(p) => write!(f, "{}", p.display()),
         }
@@ -329,6 +333,13 @@ mod tests {
             EvalChoice::Default
         );
         assert_eq!(" HAND ".parse::<EvalChoice>().unwrap(), EvalChoice::Hand);
+        let pattern = "Pattern".parse::<EvalChoice>().unwrap();
+        assert_eq!(pattern, EvalChoice::Pattern);
+        assert_eq!(pattern.to_string(), "pattern");
+        assert!(matches!(pattern.load().unwrap(), EngineEval::Pattern(_)));
+        let default = EvalChoice::Default.load().unwrap();
+        let network = othello_core::eval::builtin::network_is_default();
+        assert_eq!(matches!(default, EngineEval::Nnue(_)), network);
         let f = "weights/x.bin".parse::<EvalChoice>().unwrap();
         assert_eq!(f, EvalChoice::File(PathBuf::from("weights/x.bin")));
         assert_eq!(f.to_string(), "weights/x.bin");

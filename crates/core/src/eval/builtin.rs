@@ -1,22 +1,26 @@
 //! The engine's evaluator: which evaluation the engine searches with, chosen at run time.
 //!
-//! The default is the learned [`PatternEval`] with the weights embedded in the binary
-//! ([`DEFAULT_WEIGHTS`], `weights/pattern-v6.bin`: pattern set 3, trained on depth-12 searches
-//! of WTHOR and XOT positions and on depth-8 searches of every WTHOR tournament game and of
-//! unplayed moves from their positions, as `docs/dev/WEIGHTS.md` describes, and checked to search
-//! the start position to 0; the earlier `weights/pattern-v5.bin` to `weights/pattern-v1.bin` load
-//! with `--eval-file`). A
-//! weight file can replace them (`--eval-file PATH`, the NBoard extension `set eval PATH`), and
-//! the hand-tuned [`HandEval`] of the first release stays available (`hand`) as a baseline for
-//! matches.
+//! The default ([`EngineEval::default`]) is the neural network embedded in the binary
+//! ([`DEFAULT_NETWORK`], `weights/nnue-r10.nnue` with its Multi-ProbCut model
+//! [`DEFAULT_NETWORK_MODEL`]: a small network over pattern set 3's features trained on this
+//! engine's own searches, as `docs/dev/NNUE.md` describes) on a processor with AVX2 (else the
+//! pattern weights: [`network_is_default`]), ordered by and falling back on the
+//! learned [`PatternEval`] with the weights also embedded ([`DEFAULT_WEIGHTS`],
+//! `weights/pattern-v6.bin`: trained on depth-12 searches of WTHOR and XOT positions and on
+//! depth-8 searches of every WTHOR tournament game, `docs/dev/WEIGHTS.md`). The pattern
+//! weights alone are [`EngineEval::pattern`] (`--eval-file pattern`). The WebAssembly build
+//! embeds no network: its default is the pattern weights, since it has no SIMD kernel and the
+//! portable path is about 2.5× slower a network evaluation. A weight file can replace either
+//! (`--eval-file PATH`, the NBoard extension `set eval PATH`), and the hand-tuned [`HandEval`]
+//! of the first release stays available (`hand`) as a baseline for matches.
 //!
 //! The choice is an enum, not a trait object: the searcher is generic over its evaluator, and a
-//! `match` on two variants costs a well-predicted branch per evaluation where a `dyn` call would
-//! cost an indirect call. Pattern weights are shared through an [`Arc`], so every searcher of a
-//! match or a self-play run uses one copy (about 8 MB expanded), and the embedded default is
-//! decoded once per process.
+//! `match` on three variants costs a well-predicted branch per evaluation where a `dyn` call
+//! would cost an indirect call. Weights are shared through an [`Arc`], so every searcher of a
+//! match or a self-play run uses one copy (about 8 MB expanded for pattern weights, 22 MB for
+//! the network), and the embedded ones are decoded once per process, when first used.
 //!
-//! Weight files by path, and the choice by name (`default`, `hand` or a path) that
+//! Weight files by path, and the choice by name (`default`, `pattern`, `hand` or a path) that
 //! `--eval-file` parses, are the engine crate's (`othello_engine::weights`): this crate reads no
 //! file.
 
@@ -35,10 +39,54 @@ use super::{Evaluator, HandEval};
 /// The default weight file, embedded at build time.
 pub static DEFAULT_WEIGHTS: &[u8] = include_bytes!("../../../../weights/pattern-v6.bin");
 
-/// The embedded default weights once decoded ([`default_pattern`]).
+/// The embedded pattern weights once decoded ([`default_pattern`]).
 static DEFAULT: OnceLock<Arc<PatternEval>> = OnceLock::new();
 
-/// Whether `eval` is the embedded default weights (the copy [`default_pattern`] hands out).
+/// The default network, embedded at build time (native builds only: see the module header).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub static DEFAULT_NETWORK: &[u8] = include_bytes!("../../../../weights/nnue-r10.nnue");
+
+/// The default network's Multi-ProbCut model, embedded at build time.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub static DEFAULT_NETWORK_MODEL: &str = include_str!("../../../../weights/nnue-r10.mpc");
+
+/// The lazy margin of a network's leaves, centi-discs ([`NnueEval::with_lazy_margin`]): a
+/// leaf whose pattern estimate lies this far outside its window gets the estimate.
+pub const LAZY_MARGIN: i32 = 400;
+
+/// The embedded network once decoded ([`default_network`]).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+static NETWORK: OnceLock<Arc<NnueEval>> = OnceLock::new();
+
+/// The embedded network ([`DEFAULT_NETWORK`]) with its model, ordered by the embedded pattern
+/// weights, its leaves lazy by [`LAZY_MARGIN`]: decoded once per process, beside the pattern
+/// weights (about 15 ms here).
+///
+/// # Panics
+/// If the embedded file is corrupt, which a unit test rules out for every build.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub fn default_network() -> Arc<NnueEval> {
+    NETWORK
+        .get_or_init(|| {
+            // The network decodes on a thread of its own while this one decodes the pattern
+            // weights that order it: the engine does both before it answers its first command.
+            let net = std::thread::scope(|s| {
+                let net = s.spawn(|| NnueEval::from_embedded_bytes(DEFAULT_NETWORK));
+                default_pattern();
+                net.join()
+            })
+            .expect("decoding the embedded network does not panic")
+            .expect("the embedded network is checked by a unit test");
+            Arc::new(
+                net.with_orderer(default_pattern())
+                    .with_lazy_margin(Some(LAZY_MARGIN))
+                    .with_mpc_model_text(DEFAULT_NETWORK_MODEL.to_string()),
+            )
+        })
+        .clone()
+}
+
+/// Whether `eval` is the embedded pattern weights (the copy [`default_pattern`] hands out).
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 #[inline(always)]
 fn is_default(eval: &PatternEval) -> bool {
@@ -47,7 +95,8 @@ fn is_default(eval: &PatternEval) -> bool {
         .is_some_and(|d| std::ptr::eq(Arc::as_ptr(d), eval))
 }
 
-/// The embedded default weights, decoded once per process.
+/// The embedded pattern weights ([`DEFAULT_WEIGHTS`]), decoded once per process: the
+/// default network's orderer, and the evaluator of [`EngineEval::pattern`].
 ///
 /// # Panics
 /// If the embedded file is corrupt, which a unit test rules out for every build.
@@ -83,7 +132,7 @@ pub fn solve_order_pattern() -> &'static PatternEval {
     })
 }
 
-/// The engine's evaluator: pattern weights or the hand-tuned evaluator.
+/// The engine's evaluator: a network, pattern weights or the hand-tuned evaluator.
 // One per searcher and never moved in a hot loop, so the size difference between the variants
 // does not matter; boxing the hand evaluator would add an indirection to every evaluation.
 #[allow(clippy::large_enum_variant)]
@@ -91,22 +140,49 @@ pub fn solve_order_pattern() -> &'static PatternEval {
 pub enum EngineEval {
     /// The hand-tuned evaluator.
     Hand(HandEval),
-    /// A pattern evaluator (the embedded default or a loaded file).
+    /// A pattern evaluator (the embedded weights or a loaded file).
     Pattern(Arc<PatternEval>),
-    /// A neural network over the pattern features (a loaded `.nnue` file).
+    /// A neural network over the pattern features (the embedded default or a loaded `.nnue`
+    /// file).
     Nnue(Arc<NnueEval>),
 }
 
+/// Whether the default is the network here: a processor with AVX2 (the network's kernels;
+/// without them a network evaluation costs about 2.5× more, and the pattern weights play
+/// better at a clock).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub fn network_is_default() -> bool {
+    crate::cpu::CpuPath::Avx2.supported()
+}
+
 impl Default for EngineEval {
-    /// The embedded pattern weights.
+    /// The embedded network ([`default_network`]) on a processor with AVX2
+    /// ([`network_is_default`]), else the embedded pattern weights.
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     fn default() -> Self {
-        EngineEval::Pattern(default_pattern())
+        if network_is_default() {
+            EngineEval::Nnue(default_network())
+        } else {
+            EngineEval::pattern()
+        }
+    }
+
+    /// The embedded pattern weights: the WebAssembly build embeds no network.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    fn default() -> Self {
+        EngineEval::pattern()
     }
 }
 
 impl EngineEval {
+    /// The embedded pattern weights ([`default_pattern`]; `--eval-file pattern`): the default
+    /// before the network, and the WebAssembly build's.
+    pub fn pattern() -> Self {
+        EngineEval::Pattern(default_pattern())
+    }
+
     /// The weights the exact solver orders its moves by, when they are not this evaluator's own
-    /// ordering values: the embedded [`SOLVE_ORDER_WEIGHTS`] for the embedded default weights
+    /// ordering values: the embedded [`SOLVE_ORDER_WEIGHTS`] for the embedded pattern weights
     /// and for a network that orders by them. A pattern file loaded by the user orders by
     /// itself, and the hand-tuned evaluator by itself.
     #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
@@ -296,8 +372,35 @@ mod tests {
         let solve_orderer = |e: &EngineEval| e.solve_orderer().map(|w| w as *const PatternEval);
         let ordering = Some(solve_order_pattern() as *const PatternEval);
         assert_eq!(solve_orderer(&EngineEval::default()), ordering);
+        assert_eq!(solve_orderer(&EngineEval::pattern()), ordering);
         let loaded = PatternEval::from_bytes(DEFAULT_WEIGHTS).unwrap();
         assert_eq!(solve_orderer(&EngineEval::Pattern(Arc::new(loaded))), None);
         assert_eq!(solve_orderer(&EngineEval::Hand(HandEval::default())), None);
+    }
+
+    #[test]
+    fn the_default_is_the_embedded_network_with_its_model_and_orderer() {
+        let net = match EngineEval::default() {
+            EngineEval::Nnue(net) => net,
+            EngineEval::Pattern(p) if !network_is_default() && is_default(&p) => default_network(),
+            other => panic!("the default evaluator is {other:?}"),
+        };
+        // One copy per process.
+        assert!(Arc::ptr_eq(&net, &default_network()));
+        assert_eq!(net.mpc_model_text(), Some(DEFAULT_NETWORK_MODEL));
+        assert!(net.orderer().is_some_and(is_default));
+        // The network values positions, not its orderer: a plain decode of the embedded file
+        // (no orderer, so no lazy leaves) gives the same value everywhere a search starts.
+        // The checksum the start-up decode skips.
+        let plain = NnueEval::from_bytes(DEFAULT_NETWORK).expect("embedded network loads");
+        let mut board = Board::start();
+        for sq in ["f5", "d6", "c3", "d3", "c4"] {
+            let v = net.evaluate(&board);
+            assert_eq!(v, plain.evaluate(&board), "after {sq}");
+            assert!(v.abs() < 600, "valued {v} centi-discs");
+            board = board.play(sq.parse().expect("a square"));
+        }
+        let pattern = EngineEval::pattern();
+        assert!(matches!(pattern, EngineEval::Pattern(ref p) if is_default(p)));
     }
 }

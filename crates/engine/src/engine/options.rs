@@ -23,7 +23,7 @@ pub struct EngineOptions {
     pub depth_cap: Option<u32>,
     /// A node budget no search may exceed.
     pub node_cap: Option<u64>,
-    /// The evaluator at start (`--eval-file`; the embedded weights by default).
+    /// The evaluator at start (`--eval-file`; the embedded network by default).
     pub eval: EngineEval,
     /// Whether [`Engine::set_eval`](super::Engine::set_eval) and
     /// [`Engine::set_book`](super::Engine::set_book) may read files (off under

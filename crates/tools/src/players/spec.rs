@@ -15,7 +15,7 @@
 //!                                             | ponder=on|off
 //!                                             | book=default|off|<book file>
 //!                                             | book-random=DISCS
-//!                                             | eval=default|hand|<weight file>
+//!                                             | eval=default|pattern|hand|<weight file>
 //!                                             | selectivity=73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
 //! gtp:<name>[@<dir>]=<command line>
@@ -108,7 +108,7 @@ pub enum SpecError {
     /// An engine option that is unknown or malformed.
     #[error(
         "bad engine option {0:?}: expected level=N (1-60), depth=N (1-60), time=SECONDS, hash=MB, \
-         threads=N, ponder=on|off, eval=default|hand|<weight file>, \
+         threads=N, ponder=on|off, eval=default|pattern|hand|<weight file>, \
          selectivity=73|87|95|98|99|100, book=default|off|<book file> or \
          book-random=DISCS"
     )]
