@@ -121,7 +121,10 @@ pub fn engine_eval_from_file(path: impl AsRef<Path>) -> Result<EngineEval, Weigh
         // The embedded pattern weights order the moves: as good an order at a fifth of the cost.
         let net = net.with_orderer(othello_core::eval::builtin::default_pattern());
         let (lazy, below) = settings.expect("a network's settings");
-        let net = net.with_lazy_margin(lazy).with_pattern_below(below);
+        let net = net
+            .with_lazy_margin(lazy)
+            .with_pattern_below(below)
+            .with_value_cache(true);
         let net = match model.clone() {
             Some(text) => net.with_mpc_model_text(text),
             None => net,

@@ -80,6 +80,7 @@ pub fn default_network() -> Arc<NnueEval> {
             Arc::new(
                 net.with_orderer(default_pattern())
                     .with_lazy_margin(Some(LAZY_MARGIN))
+                    .with_value_cache(true)
                     .with_mpc_model_text(DEFAULT_NETWORK_MODEL.to_string()),
             )
         })

@@ -40,6 +40,7 @@
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod cache;
 pub mod file;
 
 use std::sync::{Arc, OnceLock};
@@ -56,6 +57,7 @@ use crate::zeroed::ZeroedArray;
 
 use super::pattern::siblings::Indices;
 
+pub use cache::{ValueCache, CACHE_BITS};
 pub use file::{FloatNet, NnueError};
 
 /// Embedding and accumulator units per unit of activation (the embedding in `i8`, ±0.496; the
@@ -248,6 +250,8 @@ pub struct NnueEval {
     /// The pattern weights this network corrects (`nnue-train --base`; the file's base
     /// field): the value is the network's output plus theirs.
     base: Option<Arc<PatternEval>>,
+    /// The latest values, shared by the search threads ([`NnueEval::with_value_cache`]).
+    cache: Option<ValueCache>,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -309,6 +313,39 @@ impl NnueEval {
     pub fn with_pattern_below(mut self, empties: Option<u32>) -> NnueEval {
         self.pattern_below = empties;
         self
+    }
+
+    /// This network remembering its latest values in a [`ValueCache`] of 256 KiB shared by
+    /// every search thread (`on`), or computing every value (the default, which the tests
+    /// comparing code paths need: a cached value would hide the second path's). The engine's
+    /// networks take the cache: about a quarter of a depth-15 search's network evaluations
+    /// repeat one it made shortly before (docs/dev/NNUE.md, session 56).
+    pub fn with_value_cache(mut self, on: bool) -> NnueEval {
+        self.cache = on.then(ValueCache::new);
+        self
+    }
+
+    /// Whether the network caches its values ([`NnueEval::with_value_cache`]).
+    pub fn caches_values(&self) -> bool {
+        self.cache.is_some()
+    }
+
+    /// The network's value of (`p`, `o`) from the cache, or `compute`d and cached. Only the
+    /// network's own value is cached (with its base's, which the file fixes), never a value
+    /// the builders choose instead (the orderer's below [`NnueEval::with_pattern_below`], a
+    /// lazy estimate), so no builder makes an entry stale.
+    #[inline(always)]
+    fn cached(&self, p: u64, o: u64, compute: impl FnOnce() -> i32) -> i32 {
+        let Some(cache) = &self.cache else {
+            return compute();
+        };
+        let key = crate::hash::table_key(p, o);
+        if let Some(value) = cache.get(key) {
+            return value;
+        }
+        let value = compute();
+        cache.put(key, value);
+        value
     }
 
     /// This network using its AVX-512 kernel where the AVX2 one would run, if `on` and the
@@ -441,11 +478,13 @@ impl NnueEval {
                 );
             }
         }
-        let base = self
-            .base
-            .as_ref()
-            .map(|b| b.units_from_indices_on::<C>(idx, p, o));
-        self.network_centi::<C>(idx, p, o, base)
+        self.cached(p, o, || {
+            let base = self
+                .base
+                .as_ref()
+                .map(|b| b.units_from_indices_on::<C>(idx, p, o));
+            self.network_centi::<C>(idx, p, o, base)
+        })
     }
 
     /// The network's value in centi-discs, plus `base_units` (its base's sum, in weight units)
@@ -518,9 +557,10 @@ impl Evaluator for NnueEval {
             }
             match &self.base {
                 // The base is the orderer (both the embedded weights): its sum is at hand.
-                Some(base) if Arc::ptr_eq(base, pattern) && self.pattern_below.is_none() => {
-                    self.network_centi::<C>(&idx, cp, co, Some(units))
-                }
+                Some(base) if Arc::ptr_eq(base, pattern) && self.pattern_below.is_none() => self
+                    .cached(cp, co, || {
+                        self.network_centi::<C>(&idx, cp, co, Some(units))
+                    }),
                 _ => self.centi::<C>(&idx, cp, co),
             }
         })

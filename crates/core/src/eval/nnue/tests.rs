@@ -620,3 +620,54 @@ fn a_network_with_a_base_adds_the_base_and_only_the_embedded_one() {
     );
     assert!(err.to_string().contains("does not embed"));
 }
+
+/// A network with the value cache gives the values it would compute, on every entry point and
+/// code path, lazy or not, evaluated once and again; the values do come from the cache, and
+/// the pattern weights near the end are not hidden by it.
+#[test]
+fn the_value_cache_gives_the_computed_values_and_only_the_network_s() {
+    let pattern = crate::eval::builtin::default_pattern();
+    let mut float = random_net(64, 8, 2, 31);
+    float.base = file::builtin_base_id();
+    let bytes = float.to_packed_bytes();
+    let plain = NnueEval::from_bytes(&bytes).unwrap();
+    let cached = NnueEval::from_bytes(&bytes)
+        .unwrap()
+        .with_orderer(pattern.clone())
+        .with_lazy_margin(Some(300))
+        .with_value_cache(true);
+    assert!(cached.caches_values() && !plain.caches_values());
+    let mut state = cached.new_state();
+    let mut checked = 0;
+    for b in positions(100, 32) {
+        let (p, o) = (b.player(), b.opponent());
+        for sq in squares(b.moves()) {
+            let (f, child) = (b.flips(sq), b.play(sq));
+            let want = plain.evaluate(&child);
+            // A window about the pattern estimate: the lazy leaf is the network's value.
+            let e = pattern.evaluate(&child);
+            for round in 0..2 {
+                assert_eq!(cached.evaluate(&child), want, "round {round}");
+                for path in CpuPath::ALL.into_iter().filter(|p| p.supported()) {
+                    state.reset(p, o);
+                    let v = with_cpu!(path, C => cached.evaluate_child_window_in::<C>(&mut state, p, o, sq, f, e - 50, e + 50));
+                    assert_eq!(v, want, "{path} lazy, round {round}");
+                    state.reset(p, o);
+                    let v = with_cpu!(path, C => cached.evaluate_child_in::<C>(&mut state, p, o, sq, f));
+                    assert_eq!(v, want, "{path}, round {round}");
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 400);
+    // The value is read from the cache: a planted entry is what comes back.
+    let child = Board::start().play("d3".parse::<Square>().unwrap());
+    let key = crate::hash::table_key(child.player(), child.opponent());
+    assert_ne!(cached.evaluate(&child), 1234);
+    cached.cache.as_ref().unwrap().put(key, 1234);
+    assert_eq!(cached.evaluate(&child), 1234);
+    // Positions handed to the pattern weights get theirs, whatever the cache holds.
+    let below = cached.with_pattern_below(Some(60));
+    assert_eq!(below.evaluate(&child), pattern.evaluate(&child));
+}
