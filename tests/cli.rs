@@ -760,6 +760,7 @@ fn a_probable_solve_reports_how_often_it_was_right_and_refuses_what_it_cannot_do
     assert!(line.contains(&format!(": {ok} of 3 right")), "{out}");
     for bad in [
         vec!["--selectivity", "99"],
+        vec!["--selectivity", "58"],
         vec!["--selectivity", "73", "--wld"],
         vec!["--selectivity", "73", "--multipv", "2"],
     ] {

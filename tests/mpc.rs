@@ -75,7 +75,7 @@ fn the_shipped_model_prunes_most_of_the_tree_and_stays_close() {
     let boards = positions(&eval, 12);
     for b in &boards {
         let (v_full, n_full) = search(&eval, b, 8, &model, None);
-        let (v_cut, n_cut) = search(&eval, b, 8, &model, Some(Selectivity::LEVELS[0]));
+        let (v_cut, n_cut) = search(&eval, b, 8, &model, Some(Selectivity::P73));
         full_nodes += n_full;
         pruned_nodes += n_cut;
         diff += (v_full - v_cut).abs() as i64;
@@ -92,7 +92,7 @@ fn the_shipped_model_prunes_most_of_the_tree_and_stays_close() {
     // The safest level prunes less than the most aggressive one.
     let safest: u64 = boards
         .iter()
-        .map(|b| search(&eval, b, 8, &model, Some(Selectivity::LEVELS[4])).1)
+        .map(|b| search(&eval, b, 8, &model, Some(Selectivity::P99)).1)
         .sum();
     assert!(safest > pruned_nodes, "99%: {safest}, 73%: {pruned_nodes}");
 }
@@ -114,7 +114,7 @@ fn a_model_beside_a_weight_file_is_the_one_its_searches_use() {
         s.set_selectivity(selectivity);
         s.search(&board, &limits, &mut ()).nodes
     };
-    let selective = Some(Selectivity::LEVELS[0]);
+    let selective = Some(Selectivity::P73);
     // Without a model file the embedded model prunes.
     let alone = othello::weights::engine_eval_from_file(&weights).unwrap();
     let embedded = nodes(alone, selective);

@@ -192,7 +192,7 @@ fn bad_input_gets_one_status_line_each_and_changes_nothing() {
         .iter()
         .map(|l| search_fields(l).2)
         .collect();
-    assert_eq!(depths, ["1@73", "2@73", "3@73"]);
+    assert_eq!(depths, ["1@58", "2@58", "3@58"]);
     assert_eq!(rest.last().unwrap(), "pong 9");
 }
 
@@ -231,7 +231,8 @@ fn set_level_sets_the_depth_and_bad_levels_change_nothing() {
         ["1@73", "2@73", "3@73", "4@73", "5@73"]
     );
     assert_eq!(depths("set level 6").last().unwrap(), "100%");
-    assert_eq!(depths("set level 6\nset depth 1"), ["1@73"]);
+    // Back to the selectivity the engine started with, the default 58%.
+    assert_eq!(depths("set level 6\nset depth 1"), ["1@58"]);
 }
 
 #[test]
@@ -243,8 +244,8 @@ fn hint_prints_one_line_per_iteration_then_clears_the_status() {
     assert_eq!(lines.len(), 5, "{out:?}");
     for (i, line) in lines.iter().enumerate() {
         let (pv, eval, depth) = search_fields(line);
-        // Midgame searches prune at the default 73% level, and say so.
-        assert_eq!(depth, format!("{}@73", i + 1));
+        // Midgame searches prune at the default 58% level, and say so.
+        assert_eq!(depth, format!("{}@58", i + 1));
         assert!(!pv.contains(' ') && pv.len() >= 2);
         assert!(
             pv.split('-').count() <= i + 1,
@@ -389,7 +390,7 @@ fn multi_pv_hint_reports_each_line_at_every_depth_best_line_first() {
         let first = &round[0].0[..2];
         assert!(round.iter().all(|f| &f.0[..2] == first), "{round:?}");
         let depths: Vec<&str> = round.iter().map(|f| f.2.as_str()).collect();
-        assert_eq!(depths, ["1@73", "2@73", "3@73"]);
+        assert_eq!(depths, ["1@58", "2@58", "3@58"]);
         finals.push((first.to_string(), round[2].1));
     }
     let mut moves: Vec<&str> = finals.iter().map(|f| f.0.as_str()).collect();

@@ -54,7 +54,7 @@ fn a_probable_solve_stops_at_its_level_and_is_mostly_right() {
     let list = entries("fforum-20-39.obf");
     for e in list.iter().take(10) {
         let mut reports: Vec<SearchResult> = Vec::new();
-        let level = Selectivity::LEVELS[3];
+        let level = Selectivity::P98;
         let r = searcher.solve_probable(&e.position.board, Some(level), &mut reports);
         assert_eq!(r.selectivity, Some(level));
         assert!(reports.iter().all(|r| r.selectivity.is_some()));
@@ -84,7 +84,7 @@ fn probable_solves_cut_with_the_searchers_endgame_model() {
     };
     let model = MpcModel::default().with_endgame(vec![never]);
     let list = entries("hard-20.obf");
-    let level = Some(Selectivity::LEVELS[0]);
+    let level = Some(Selectivity::P73);
     let mut plain = Searcher::new(EngineEval::default(), 16);
     let wrong = list
         .iter()

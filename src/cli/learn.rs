@@ -66,7 +66,7 @@ pub struct LabelArgs {
     /// zone is already in another file).
     #[arg(long, default_value_t = 0, requires = "depth", value_parser = clap::value_parser!(u32).range(0..=60))]
     above: u32,
-    /// Forward pruning of those searches: 73, 87, 95, 98, 99 or 100 (none).
+    /// Forward pruning of those searches: 58, 73, 87, 95, 98, 99 or 100 (none).
     #[arg(long, default_value = "73", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
     /// With --depth: label with the mean of the scores at depths D-1 and D, which cancels the

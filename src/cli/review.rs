@@ -48,9 +48,9 @@ pub struct ReviewArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,
-    /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+    /// Midgame forward pruning: 58, 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
     /// right) or 100 (none).
-    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    #[arg(long, default_value = "58", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
     /// The opening book whose values judge the moves played in its positions: default (the
     /// embedded one), off (search every move), or a book file (othello or Edax format).

@@ -139,9 +139,9 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB as u64))]
     hash: u64,
-    /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+    /// Midgame forward pruning: 58, 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
     /// right) or 100 (none).
-    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    #[arg(long, default_value = "58", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
     /// Search threads (default: all cores; 1 is deterministic).
     #[arg(long, value_parser = parse_threads)]
@@ -358,7 +358,11 @@ pub fn solve(args: SolveArgs, eval: EngineEval, out: &mut impl Write) -> CliResu
             "--selectivity (a probable solve) prints the table of one move per position: not with --wld, --multipv or the JSON stream",
         ));
     }
-    if args.selectivity.0.is_some_and(|s| s.percent() > 98) {
+    if args
+        .selectivity
+        .0
+        .is_some_and(|s| !othello::search::probcut::endgame::LEVELS.contains(&s))
+    {
         return Err(fail(
             "--selectivity: a probable solve runs at 73, 87, 95 or 98 (100: exact)",
         ));
@@ -494,9 +498,9 @@ pub struct QualityArgs {
     game_clock: Option<othello::clock::Clock>,
     #[command(flatten)]
     batch: ObfBatch,
-    /// Midgame forward pruning: 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
+    /// Midgame forward pruning: 58, 73, 87, 95, 98, 99 (percent of Multi-ProbCut cuts expected
     /// right) or 100 (none).
-    #[arg(long, default_value = "73", value_name = "PERCENT")]
+    #[arg(long, default_value = "58", value_name = "PERCENT")]
     selectivity: SelectivitySetting,
 }
 

@@ -109,8 +109,9 @@ fn model_for<E: Evaluator>(eval: &E) -> MpcModel {
     }
 }
 
-/// The midgame selectivity a new [`Searcher`] uses.
-pub const DEFAULT_SELECTIVITY: Option<Selectivity> = Some(Selectivity::LEVELS[0]);
+/// The midgame selectivity a new [`Searcher`] uses: 58%, the best level at 2 s a game for
+/// both the network and pattern-v6 (docs/dev/NNUE.md, session 57).
+pub const DEFAULT_SELECTIVITY: Option<Selectivity> = Some(Selectivity::P58);
 
 impl<E: Evaluator> Searcher<E> {
     /// A searcher with evaluator `eval` and a table of `hash_mb` MiB.

@@ -2,9 +2,12 @@
 //!
 //! ProbCut (Buro, 1995) cuts a node when a shallow search predicts the deep value outside the
 //! window by `t` standard deviations of the prediction's error. With a normal error, the cut is
-//! right with probability `P(|Z| < t)`: 73% for `t = 1.1`, 87% for 1.5, 95% for 2.0, 98% for
-//! 2.6 and 99% for 3.3. A search shows its depth as `14@73%`; a search with no forward pruning
-//! is "100%" and is written `None` where an `Option<Selectivity>` is expected.
+//! right with probability `P(|Z| < t)`: 58% for `t = 0.8`, 73% for 1.1, 87% for 1.5, 95% for
+//! 2.0, 98% for 2.6 and 99% for 3.3. A search shows its depth as `14@73%`; a search with no
+//! forward pruning is "100%" and is written `None` where an `Option<Selectivity>` is expected.
+//!
+//! 58% is below Edax's levels: the neural network's search plays best with it at 2 s a game
+//! (docs/dev/NNUE.md, session 57), where pattern-v6's plays best at 73%.
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,17 +20,37 @@ pub struct Selectivity {
 }
 
 /// Percent names and margins of the levels, safest last.
-const TABLE: [(u8, f32); 5] = [(73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6), (99, 3.3)];
+const TABLE: [(u8, f32); 6] = [
+    (58, 0.8),
+    (73, 1.1),
+    (87, 1.5),
+    (95, 2.0),
+    (98, 2.6),
+    (99, 3.3),
+];
 
 impl Selectivity {
-    /// Every level, from the most aggressive (73%) to the safest (99%).
-    pub const LEVELS: [Selectivity; 5] = [
-        Selectivity { level: 0 },
-        Selectivity { level: 1 },
-        Selectivity { level: 2 },
-        Selectivity { level: 3 },
-        Selectivity { level: 4 },
+    /// Every level, from the most aggressive (58%) to the safest (99%).
+    pub const LEVELS: [Selectivity; 6] = [
+        Selectivity::P58,
+        Selectivity::P73,
+        Selectivity::P87,
+        Selectivity::P95,
+        Selectivity::P98,
+        Selectivity::P99,
     ];
+    /// 58%: `t = 0.8`, the most aggressive level.
+    pub const P58: Selectivity = Selectivity { level: 0 };
+    /// 73%: `t = 1.1`, the most aggressive of Edax's levels.
+    pub const P73: Selectivity = Selectivity { level: 1 };
+    /// 87%: `t = 1.5`.
+    pub const P87: Selectivity = Selectivity { level: 2 };
+    /// 95%: `t = 2.0`.
+    pub const P95: Selectivity = Selectivity { level: 3 };
+    /// 98%: `t = 2.6`.
+    pub const P98: Selectivity = Selectivity { level: 4 };
+    /// 99%: `t = 3.3`, the safest level.
+    pub const P99: Selectivity = Selectivity { level: 5 };
 
     /// The margin in standard deviations of the prediction error.
     #[inline(always)]
@@ -35,10 +58,13 @@ impl Selectivity {
         TABLE[self.level as usize].1
     }
 
-    /// The level's rank, 0 (73%) to 4 (99%): higher is safer.
+    /// The level's rank among the endgame's selective passes, 0 (58% and 73%) to 4 (99%):
+    /// higher is safer. The solver stores a selective pass's result as a search of the
+    /// position's empties plus this rank; no selective pass runs at 58%, so it shares 73%'s
+    /// rank, and the stored depths are those of the levels before 58% existed.
     #[inline(always)]
     pub fn rank(self) -> u32 {
-        u32::from(self.level)
+        u32::from(self.level.saturating_sub(1))
     }
 
     /// The level's position in [`Selectivity::LEVELS`].
@@ -47,7 +73,7 @@ impl Selectivity {
         self.level as usize
     }
 
-    /// The level's name in percent (73, 87, 95, 98 or 99).
+    /// The level's name in percent (58, 73, 87, 95, 98 or 99).
     pub fn percent(self) -> u8 {
         TABLE[self.level as usize].0
     }
@@ -70,7 +96,7 @@ impl fmt::Display for Selectivity {
 /// A selectivity setting that cannot be parsed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "selectivity {0:?}: expected 73, 87, 95, 98, 99 or 100 (percent; 100 or none = no pruning)"
+    "selectivity {0:?}: expected 58, 73, 87, 95, 98, 99 or 100 (percent; 100 or none = no pruning)"
 )]
 pub struct SelectivityError(pub String);
 
@@ -81,7 +107,7 @@ pub struct SelectivitySetting(pub Option<Selectivity>);
 impl FromStr for SelectivitySetting {
     type Err = SelectivityError;
 
-    /// Parses `73`, `87`, `95`, `98`, `99` (an optional `%` may follow), or `100` / `none` for
+    /// Parses `58`, `73`, `87`, `95`, `98`, `99` (an optional `%` may follow), or `100` / `none` for
     /// no pruning.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
@@ -148,7 +174,7 @@ mod tests {
         assert_eq!("100".parse(), Ok(SelectivitySetting(None)));
         assert_eq!("none".parse(), Ok(SelectivitySetting(None)));
         assert_eq!(SelectivitySetting(None).to_string(), "100%");
-        for bad in ["", "50", "x", "73.5", "-1", "1000%", "%"] {
+        for bad in ["", "50", "57", "x", "73.5", "-1", "1000%", "%"] {
             assert!(bad.parse::<SelectivitySetting>().is_err(), "{bad:?}");
         }
     }

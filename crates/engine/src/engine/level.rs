@@ -96,15 +96,14 @@ impl Level {
 
     /// The midgame forward pruning (`None`: none, at level 60).
     pub fn selectivity(self) -> Option<Selectivity> {
-        let index = match self.0 {
-            1..=20 => 0,
-            21..=30 => 1,
-            31..=40 => 2,
-            41..=50 => 3,
-            51..=59 => 4,
+        Some(match self.0 {
+            1..=20 => Selectivity::P73,
+            21..=30 => Selectivity::P87,
+            31..=40 => Selectivity::P95,
+            41..=50 => Selectivity::P98,
+            51..=59 => Selectivity::P99,
             _ => return None,
-        };
-        Some(Selectivity::LEVELS[index])
+        })
     }
 
     /// The selectivity as a percentage (100: no pruning), for tables and comparisons.

@@ -293,7 +293,7 @@ impl FromStr for Command {
                         let setting = a.number(
                             "the selectivity",
                             |_: &SelectivitySetting| true,
-                            "73, 87, 95, 98, 99 or 100 (percent)",
+                            "58, 73, 87, 95, 98, 99 or 100 (percent)",
                         )?;
                         a.end(Command::SetSelectivity(setting))
                     }
@@ -405,7 +405,7 @@ mod tests {
         assert_eq!(
             parse("set selectivity 95"),
             Ok(Command::SetSelectivity(SelectivitySetting(Some(
-                crate::search::Selectivity::LEVELS[2]
+                crate::search::Selectivity::P95
             ))))
         );
         assert_eq!(

@@ -251,7 +251,7 @@ mod tests {
             }),
             "search F5-D6-PA 0.50 0 7"
         );
-        let sel = crate::search::Selectivity::LEVELS[0];
+        let sel = crate::search::Selectivity::P73;
         assert_eq!(
             show(Response::Search {
                 pv: vec![f5],

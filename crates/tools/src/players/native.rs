@@ -33,7 +33,7 @@ pub struct EngineSettings {
     pub hash_mb: usize,
     /// The evaluator (`eval=default|hand|PATH`).
     pub eval: EvalChoice,
-    /// Midgame forward pruning (`selectivity=73|87|95|98|99|100`; `None` = 100%, full width).
+    /// Midgame forward pruning (`selectivity=58|73|87|95|98|99|100`; `None` = 100%, full width).
     pub selectivity: Option<Selectivity>,
     /// Search threads (`threads=N`; default 1, as a match runs games side by side with `-j`).
     pub threads: usize,

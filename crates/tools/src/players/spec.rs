@@ -16,7 +16,7 @@
 //!                                             | book=default|off|<book file>
 //!                                             | book-random=DISCS
 //!                                             | eval=default|pattern|hand|<weight file>
-//!                                             | selectivity=73|87|95|98|99|100
+//!                                             | selectivity=58|73|87|95|98|99|100
 //! nboard:<name>[@<dir>]=<command line>
 //! gtp:<name>[@<dir>]=<command line>
 //! ```
@@ -109,7 +109,7 @@ pub enum SpecError {
     #[error(
         "bad engine option {0:?}: expected level=N (1-60), depth=N (1-60), time=SECONDS, hash=MB, \
          threads=N, ponder=on|off, eval=default|pattern|hand|<weight file>, \
-         selectivity=73|87|95|98|99|100, book=default|off|<book file> or \
+         selectivity=58|73|87|95|98|99|100, book=default|off|<book file> or \
          book-random=DISCS"
     )]
     EngineOption(String),

@@ -86,7 +86,7 @@ impl Default for LabelConfig {
             exact_empties: 20,
             depth: None,
             above: 0,
-            selectivity: crate::search::DEFAULT_SELECTIVITY,
+            selectivity: Some(crate::search::Selectivity::P73),
             parity_mean: false,
             deviations: 0,
             hash_mb: 16,

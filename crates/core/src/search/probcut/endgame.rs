@@ -28,10 +28,10 @@ use super::model::Cut;
 /// The selective passes' levels, in increasing order (73%, 87%, 95% and 98%: about that share
 /// of cuts right, for a normal error).
 pub const LEVELS: [Selectivity; 4] = [
-    Selectivity::LEVELS[0],
-    Selectivity::LEVELS[1],
-    Selectivity::LEVELS[2],
-    Selectivity::LEVELS[3],
+    Selectivity::P73,
+    Selectivity::P87,
+    Selectivity::P95,
+    Selectivity::P98,
 ];
 
 /// The selective passes to run before solving a position with `empties` empty squares: more
@@ -213,7 +213,7 @@ mod tests {
             },
         ]);
         assert!(m.cut(14).is_none());
-        let (_, margin) = m.cut_and_margin(16, Selectivity::LEVELS[1]).unwrap();
+        let (_, margin) = m.cut_and_margin(16, Selectivity::P87).unwrap();
         assert_eq!(margin, 525.0); // 1.5 * 350
         assert_eq!(m.cut(15), Some(&cut));
         assert_eq!(m.cut(17), Some(&cut));

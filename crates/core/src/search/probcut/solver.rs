@@ -25,7 +25,7 @@ use crate::search::endgame::Solver;
 /// the transition benchmark, and from 0.51-0.54 to 0.41-0.42 on hard-20. Shallow searches at
 /// 87% gained less (0.32 and 0.50); exact solves are unchanged (FFO #40-#49: 2% more nodes,
 /// 3% less time).
-pub const SHALLOW_SELECTIVITY: Selectivity = Selectivity::LEVELS[0];
+pub const SHALLOW_SELECTIVITY: Selectivity = Selectivity::P73;
 
 /// The endgame model of the embedded evaluator's Multi-ProbCut file, for solvers that are
 /// given none.
