@@ -6,8 +6,8 @@
 //! 2.0, 98% for 2.6 and 99% for 3.3. A search shows its depth as `14@73%`; a search with no
 //! forward pruning is "100%" and is written `None` where an `Option<Selectivity>` is expected.
 //!
-//! 58% is below Edax's levels: the neural network's search plays best with it at 2 s a game
-//! (docs/dev/NNUE.md, session 57), where pattern-v6's plays best at 73%.
+//! 58% is below Edax's levels; at 2 s a game both the neural network's search and
+//! pattern-v6's play better with it than with 73% (docs/dev/NNUE.md, session 57).
 
 use std::fmt;
 use std::str::FromStr;
