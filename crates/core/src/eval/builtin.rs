@@ -31,9 +31,8 @@ use crate::board::Board;
 use crate::cpu::Cpu;
 use crate::square::Square;
 
-use super::nnue::NnueEval;
+use super::nnue::{NnueEval, NnueState};
 use super::pattern::PatternEval;
-use super::pattern::SiblingStack;
 use super::{Evaluator, HandEval};
 
 /// The default weight file, embedded at build time.
@@ -230,11 +229,15 @@ impl fmt::Debug for EngineEval {
 }
 
 impl Evaluator for EngineEval {
-    /// The pattern evaluator's state (the hand-tuned evaluator ignores it).
-    type State = SiblingStack;
+    /// The network's state, whose sibling stack the pattern evaluator uses (the hand-tuned
+    /// evaluator ignores it); only a caching network's holds a cache.
+    type State = NnueState;
 
-    fn new_state(&self) -> SiblingStack {
-        SiblingStack::new()
+    fn new_state(&self) -> NnueState {
+        match self {
+            EngineEval::Nnue(e) => e.new_state(),
+            _ => NnueState::uncached(),
+        }
     }
 
     #[inline]
@@ -258,7 +261,7 @@ impl Evaluator for EngineEval {
     #[inline]
     fn evaluate_child_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
@@ -268,7 +271,7 @@ impl Evaluator for EngineEval {
             EngineEval::Hand(e) => {
                 e.evaluate_child_in::<C>(&mut crate::eval::Stateless, p, o, sq, flips)
             }
-            EngineEval::Pattern(e) => e.evaluate_child_in::<C>(state, p, o, sq, flips),
+            EngineEval::Pattern(e) => e.evaluate_child_in::<C>(state.stack(), p, o, sq, flips),
             EngineEval::Nnue(e) => e.evaluate_child_in::<C>(state, p, o, sq, flips),
         }
     }
@@ -276,7 +279,7 @@ impl Evaluator for EngineEval {
     #[inline]
     fn evaluate_child_window_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
@@ -293,7 +296,7 @@ impl Evaluator for EngineEval {
     }
 
     #[inline]
-    fn order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+    fn order_in<C: Cpu>(&self, state: &mut NnueState, p: u64, o: u64) -> i32 {
         match self {
             EngineEval::Nnue(e) => e.order_in::<C>(state, p, o),
             _ => self.evaluate_in::<C>(state, p, o),
@@ -303,7 +306,7 @@ impl Evaluator for EngineEval {
     #[inline]
     fn order_child_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
@@ -316,9 +319,9 @@ impl Evaluator for EngineEval {
     }
 
     #[inline]
-    fn solve_order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+    fn solve_order_in<C: Cpu>(&self, state: &mut NnueState, p: u64, o: u64) -> i32 {
         match self.solve_orderer() {
-            Some(w) => w.evaluate_in::<C>(state, p, o),
+            Some(w) => w.evaluate_in::<C>(state.stack(), p, o),
             None => self.order_in::<C>(state, p, o),
         }
     }
@@ -326,14 +329,14 @@ impl Evaluator for EngineEval {
     #[inline]
     fn solve_order_child_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
         flips: u64,
     ) -> i32 {
         match self.solve_orderer() {
-            Some(w) => w.evaluate_child_in::<C>(state, p, o, sq, flips),
+            Some(w) => w.evaluate_child_in::<C>(state.stack(), p, o, sq, flips),
             None => self.order_child_in::<C>(state, p, o, sq, flips),
         }
     }

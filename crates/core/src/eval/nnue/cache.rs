@@ -6,10 +6,11 @@
 //! two plies shallower, transpositions whose table entry did not cut). The cache remembers the
 //! latest values in one direct-mapped array of `u64` words, each the top 48 bits of the
 //! position's table key ([`crate::hash::table_key`]) and the 16-bit value, written and read
-//! whole with relaxed atomics, so the search threads share it without locks and no read sees
-//! half a write. The slot is the key's low bits, so a hit checks 48 + [`CACHE_BITS`] bits of
-//! the key. A value is a function of the position alone, so an entry never goes stale while
-//! its network is unchanged.
+//! whole with relaxed atomics (so the type is `Sync` and no read could see half a write). The
+//! slot is the key's low bits, so a hit checks 48 + [`CACHE_BITS`] bits of the key. A value is
+//! a function of the position alone, so an entry never goes stale while its network is
+//! unchanged. Each search thread's evaluator state owns one, born empty with the state
+//! ([`super::NnueState`]), so a search's values never depend on another search's.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

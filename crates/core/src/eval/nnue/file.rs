@@ -509,7 +509,7 @@ impl FloatNet {
             pattern_below: None,
             avx512: super::avx512_available(),
             base,
-            cache: None,
+            value_cache: false,
         })
     }
 

@@ -51,7 +51,7 @@ use crate::eval::pattern::geometry::{
     geometry, INSTANCES, INSTANCE_COUNT, PATTERNS, PATTERN_TABLES_LEN, POW3,
 };
 use crate::eval::pattern::{PatternEval, SiblingStack, Siblings};
-use crate::eval::{clamp_score, Evaluator};
+use crate::eval::{clamp_score, EvalState, Evaluator};
 use crate::square::Square;
 use crate::zeroed::ZeroedArray;
 
@@ -250,8 +250,9 @@ pub struct NnueEval {
     /// The pattern weights this network corrects (`nnue-train --base`; the file's base
     /// field): the value is the network's output plus theirs.
     base: Option<Arc<PatternEval>>,
-    /// The latest values, shared by the search threads ([`NnueEval::with_value_cache`]).
-    cache: Option<ValueCache>,
+    /// Whether each search thread's state caches the network's values
+    /// ([`NnueEval::with_value_cache`]).
+    value_cache: bool,
 }
 
 impl std::fmt::Debug for NnueEval {
@@ -315,28 +316,36 @@ impl NnueEval {
         self
     }
 
-    /// This network remembering its latest values in a [`ValueCache`] of 256 KiB shared by
-    /// every search thread (`on`), or computing every value (the default, which the tests
-    /// comparing code paths need: a cached value would hide the second path's). The engine's
-    /// networks take the cache: about a quarter of a depth-15 search's network evaluations
-    /// repeat one it made shortly before (docs/dev/NNUE.md, session 56).
+    /// This network's search states each remembering the latest values in a [`ValueCache`]
+    /// of 256 KiB (`on`), or computing every value (the default, which the tests comparing
+    /// code paths need: a cached value would hide the second path's). The engine's networks
+    /// take the cache: about a quarter of a depth-15 search's network evaluations repeat one
+    /// it made shortly before (docs/dev/NNUE.md, session 56). The cache belongs to one search
+    /// thread's state ([`NnueState`]), made empty with it, so a search's values never depend
+    /// on another search's, and a lazy leaf may take a cached value before any estimate.
     pub fn with_value_cache(mut self, on: bool) -> NnueEval {
-        self.cache = on.then(ValueCache::new);
+        self.value_cache = on;
         self
     }
 
-    /// Whether the network caches its values ([`NnueEval::with_value_cache`]).
+    /// Whether the network's states cache its values ([`NnueEval::with_value_cache`]).
     pub fn caches_values(&self) -> bool {
-        self.cache.is_some()
+        self.value_cache
     }
 
-    /// The network's value of (`p`, `o`) from the cache, or `compute`d and cached. Only the
+    /// The network's value of (`p`, `o`) from `cache`, or `compute`d and cached. Only the
     /// network's own value is cached (with its base's, which the file fixes), never a value
     /// the builders choose instead (the orderer's below [`NnueEval::with_pattern_below`], a
     /// lazy estimate), so no builder makes an entry stale.
     #[inline(always)]
-    fn cached(&self, p: u64, o: u64, compute: impl FnOnce() -> i32) -> i32 {
-        let Some(cache) = &self.cache else {
+    fn cached(
+        &self,
+        cache: Option<&ValueCache>,
+        p: u64,
+        o: u64,
+        compute: impl FnOnce() -> i32,
+    ) -> i32 {
+        let Some(cache) = cache else {
             return compute();
         };
         let key = crate::hash::table_key(p, o);
@@ -470,7 +479,7 @@ impl NnueEval {
     /// The value in centi-discs of (`p`, `o`) whose indices are `idx`: the network's (plus its
     /// base's), or the orderer's at [`NnueEval::with_pattern_below`]'s empties.
     #[inline(always)]
-    fn centi<C: Cpu>(&self, idx: &Indices, p: u64, o: u64) -> i32 {
+    fn centi<C: Cpu>(&self, cache: Option<&ValueCache>, idx: &Indices, p: u64, o: u64) -> i32 {
         if let (Some(pattern), Some(below)) = (&self.orderer, self.pattern_below) {
             if (!(p | o)).count_ones() <= below {
                 return crate::eval::pattern::units_to_centi(
@@ -478,7 +487,7 @@ impl NnueEval {
                 );
             }
         }
-        self.cached(p, o, || {
+        self.cached(cache, p, o, || {
             let base = self
                 .base
                 .as_ref()
@@ -511,11 +520,13 @@ impl NnueEval {
     }
 
     /// The evaluation of the child of (`p`, `o`) reached by `sq` flipping `flips`, its
-    /// pattern indices taken from the work of its `siblings`.
+    /// pattern indices taken from the work of its `siblings`, its value from `cache` if it
+    /// holds it.
     #[inline]
     pub fn evaluate_child_on<C: Cpu>(
         &self,
         siblings: &mut Siblings,
+        cache: Option<&ValueCache>,
         p: u64,
         o: u64,
         sq: Square,
@@ -523,20 +534,73 @@ impl NnueEval {
     ) -> i32 {
         C::run(|| {
             let idx = siblings.child::<C>(p, o, sq, flips, true);
-            self.centi::<C>(&idx, o ^ flips, p ^ flips ^ sq.bit())
+            self.centi::<C>(cache, &idx, o ^ flips, p ^ flips ^ sq.bit())
         })
     }
 }
 
-impl Evaluator for NnueEval {
-    type State = SiblingStack;
+/// The network's per-thread search state: the pattern evaluator's [`SiblingStack`] and, for a
+/// network that caches ([`NnueEval::with_value_cache`]), this thread's [`ValueCache`], empty
+/// when the state is made (a search makes its states as it starts).
+pub struct NnueState {
+    stack: SiblingStack,
+    cache: Option<ValueCache>,
+}
 
-    /// With an orderer, a leaf whose pattern estimate lies more than the lazy margin outside
-    /// its window gets that estimate: the network would almost never bring it back inside.
+impl NnueState {
+    /// A state that caches nothing (for an evaluator that is not a network).
+    pub fn uncached() -> NnueState {
+        NnueState {
+            stack: SiblingStack::new(),
+            cache: None,
+        }
+    }
+
+    /// The pattern evaluator's state within.
+    #[inline(always)]
+    pub fn stack(&mut self) -> &mut SiblingStack {
+        &mut self.stack
+    }
+
+    /// The current node's siblings and the cache.
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut Siblings, Option<&ValueCache>) {
+        (self.stack.current(), self.cache.as_ref())
+    }
+}
+
+impl EvalState for NnueState {
+    #[inline(always)]
+    fn reset(&mut self, p: u64, o: u64) {
+        self.stack.reset(p, o);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, p: u64, o: u64, sq: Square, flips: u64) {
+        self.stack.push(p, o, sq, flips);
+    }
+
+    #[inline(always)]
+    fn pass(&mut self) {
+        self.stack.pass();
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.stack.pop();
+    }
+}
+
+impl Evaluator for NnueEval {
+    type State = NnueState;
+
+    /// With an orderer, a leaf whose value this thread's cache holds gets it; otherwise a leaf
+    /// whose pattern estimate lies more than the lazy margin outside its window gets that
+    /// estimate: the network would almost never bring it back inside.
     #[inline]
     fn evaluate_child_window_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
@@ -544,30 +608,50 @@ impl Evaluator for NnueEval {
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        let (siblings, cache) = state.parts();
         let (Some(pattern), Some(margin)) = (&self.orderer, self.lazy_margin) else {
-            return self.evaluate_child_on::<C>(state.current(), p, o, sq, flips);
+            return self.evaluate_child_on::<C>(siblings, cache, p, o, sq, flips);
         };
         C::run(|| {
-            let idx = state.current().child::<C>(p, o, sq, flips, true);
             let (cp, co) = (o ^ flips, p ^ flips ^ sq.bit());
+            // The network's value, when this search already has it, is both better and cheaper
+            // than the estimate. Positions the pattern weights value are never cached.
+            let below = self
+                .pattern_below
+                .is_some_and(|e| (!(cp | co)).count_ones() <= e);
+            let slot = cache
+                .filter(|_| !below)
+                .map(|c| (c, crate::hash::table_key(cp, co)));
+            if let Some((cache, key)) = slot {
+                if let Some(v) = cache.get(key) {
+                    return v;
+                }
+            }
+            let idx = siblings.child::<C>(p, o, sq, flips, true);
             let units = pattern.units_from_indices_on::<C>(&idx, cp, co);
             let estimate = crate::eval::pattern::units_to_centi(units);
             if estimate >= beta.saturating_add(margin) || estimate <= alpha.saturating_sub(margin) {
                 return estimate;
             }
-            match &self.base {
+            let value = match &self.base {
                 // The base is the orderer (both the embedded weights): its sum is at hand.
-                Some(base) if Arc::ptr_eq(base, pattern) && self.pattern_below.is_none() => self
-                    .cached(cp, co, || {
-                        self.network_centi::<C>(&idx, cp, co, Some(units))
-                    }),
-                _ => self.centi::<C>(&idx, cp, co),
+                Some(base) if Arc::ptr_eq(base, pattern) && !below => {
+                    self.network_centi::<C>(&idx, cp, co, Some(units))
+                }
+                _ => self.centi::<C>(None, &idx, cp, co),
+            };
+            if let Some((cache, key)) = slot {
+                cache.put(key, value);
             }
+            value
         })
     }
 
-    fn new_state(&self) -> SiblingStack {
-        SiblingStack::new()
+    fn new_state(&self) -> NnueState {
+        NnueState {
+            stack: SiblingStack::new(),
+            cache: self.value_cache.then(ValueCache::new),
+        }
     }
 
     fn evaluate(&self, board: &Board) -> i32 {
@@ -577,25 +661,26 @@ impl Evaluator for NnueEval {
     #[inline]
     fn evaluate_on<C: Cpu>(&self, board: &Board) -> i32 {
         let (p, o) = (board.player(), board.opponent());
-        C::run(|| self.centi::<C>(&Indices::of::<C>(p, o, true), p, o))
+        C::run(|| self.centi::<C>(None, &Indices::of::<C>(p, o, true), p, o))
     }
 
     #[inline]
     fn evaluate_child_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
         flips: u64,
     ) -> i32 {
-        self.evaluate_child_on::<C>(state.current(), p, o, sq, flips)
+        let (siblings, cache) = state.parts();
+        self.evaluate_child_on::<C>(siblings, cache, p, o, sq, flips)
     }
 
     #[inline]
-    fn order_in<C: Cpu>(&self, state: &mut SiblingStack, p: u64, o: u64) -> i32 {
+    fn order_in<C: Cpu>(&self, state: &mut NnueState, p: u64, o: u64) -> i32 {
         match &self.orderer {
-            Some(pattern) => pattern.evaluate_in::<C>(state, p, o),
+            Some(pattern) => pattern.evaluate_in::<C>(&mut state.stack, p, o),
             None => self.evaluate_in::<C>(state, p, o),
         }
     }
@@ -603,14 +688,14 @@ impl Evaluator for NnueEval {
     #[inline]
     fn order_child_in<C: Cpu>(
         &self,
-        state: &mut SiblingStack,
+        state: &mut NnueState,
         p: u64,
         o: u64,
         sq: Square,
         flips: u64,
     ) -> i32 {
         match &self.orderer {
-            Some(pattern) => pattern.evaluate_child_in::<C>(state, p, o, sq, flips),
+            Some(pattern) => pattern.evaluate_child_in::<C>(&mut state.stack, p, o, sq, flips),
             None => self.evaluate_child_in::<C>(state, p, o, sq, flips),
         }
     }

@@ -500,7 +500,7 @@ fn positions_near_the_end_take_the_pattern_value_below_the_threshold() {
 /// value of the position evaluated whole.
 #[test]
 fn the_state_equals_a_recomputation_at_every_node_of_random_games() {
-    fn walk<E: Evaluator<State = SiblingStack>>(eval: &E, seed: u64) -> usize {
+    fn walk<E: Evaluator>(eval: &E, seed: u64) -> usize {
         let mut checked = 0;
         let mut rng = SplitMix64::new(seed);
         for _ in 0..3 {
@@ -509,7 +509,7 @@ fn the_state_equals_a_recomputation_at_every_node_of_random_games() {
                 let mut state = eval.new_state();
                 let root = game[0];
                 state.reset(root.player(), root.opponent());
-                let mut check = |state: &mut SiblingStack, b: &Board| {
+                let mut check = |state: &mut E::State, b: &Board| {
                     let (p, o) = (b.player(), b.opponent());
                     for sq in squares(b.moves()) {
                         let f = b.flips(sq);
@@ -622,8 +622,9 @@ fn a_network_with_a_base_adds_the_base_and_only_the_embedded_one() {
 }
 
 /// A network with the value cache gives the values it would compute, on every entry point and
-/// code path, lazy or not, evaluated once and again; the values do come from the cache, and
-/// the pattern weights near the end are not hidden by it.
+/// code path, lazy or not, evaluated once and again; the values do come from the state's cache
+/// (a lazy leaf takes a cached value before its estimate), each state has its own, and the
+/// pattern weights near the end are not hidden by it.
 #[test]
 fn the_value_cache_gives_the_computed_values_and_only_the_network_s() {
     let pattern = crate::eval::builtin::default_pattern();
@@ -637,6 +638,7 @@ fn the_value_cache_gives_the_computed_values_and_only_the_network_s() {
         .with_lazy_margin(Some(300))
         .with_value_cache(true);
     assert!(cached.caches_values() && !plain.caches_values());
+    assert!(plain.new_state().cache.is_none());
     let mut state = cached.new_state();
     let mut checked = 0;
     for b in positions(100, 32) {
@@ -655,19 +657,62 @@ fn the_value_cache_gives_the_computed_values_and_only_the_network_s() {
                     state.reset(p, o);
                     let v = with_cpu!(path, C => cached.evaluate_child_in::<C>(&mut state, p, o, sq, f));
                     assert_eq!(v, want, "{path}, round {round}");
+                    // Once cached, the lazy leaf takes the network's value even where the
+                    // estimate lies far outside the window.
+                    state.reset(p, o);
+                    let v = with_cpu!(path, C => cached.evaluate_child_window_in::<C>(&mut state, p, o, sq, f, e + 5000, e + 5001));
+                    assert_eq!(v, want, "{path} cached before the estimate, round {round}");
                 }
             }
             checked += 1;
         }
     }
     assert!(checked > 400);
-    // The value is read from the cache: a planted entry is what comes back.
-    let child = Board::start().play("d3".parse::<Square>().unwrap());
+    // Without the value in the cache, that window gets the estimate.
+    let mut fresh = cached.new_state();
+    let b = Board::start();
+    let (p, o) = (b.player(), b.opponent());
+    let sq = "d3".parse::<Square>().unwrap();
+    let (f, child) = (b.flips(sq), b.play(sq));
+    let e = pattern.evaluate(&child);
+    fresh.reset(p, o);
+    let v = cached.evaluate_child_window_in::<crate::cpu::Portable>(
+        &mut fresh,
+        p,
+        o,
+        sq,
+        f,
+        e + 5000,
+        e + 5001,
+    );
+    assert_eq!(v, e);
+    // The value is read from the state's cache: a planted entry is what comes back, to that
+    // state only.
     let key = crate::hash::table_key(child.player(), child.opponent());
-    assert_ne!(cached.evaluate(&child), 1234);
-    cached.cache.as_ref().unwrap().put(key, 1234);
-    assert_eq!(cached.evaluate(&child), 1234);
+    assert_ne!(plain.evaluate(&child), 1234);
+    fresh.cache.as_ref().unwrap().put(key, 1234);
+    for (s, want) in [
+        (&mut fresh, 1234),
+        (&mut cached.new_state(), plain.evaluate(&child)),
+    ] {
+        s.reset(p, o);
+        let v = cached.evaluate_child_in::<crate::cpu::Portable>(s, p, o, sq, f);
+        assert_eq!(v, want);
+    }
     // Positions handed to the pattern weights get theirs, whatever the cache holds.
     let below = cached.with_pattern_below(Some(60));
-    assert_eq!(below.evaluate(&child), pattern.evaluate(&child));
+    fresh.reset(p, o);
+    let v = below.evaluate_child_window_in::<crate::cpu::Portable>(
+        &mut fresh,
+        p,
+        o,
+        sq,
+        f,
+        e - 50,
+        e + 50,
+    );
+    assert_eq!(v, pattern.evaluate(&child));
+    fresh.reset(p, o);
+    let v = below.evaluate_child_in::<crate::cpu::Portable>(&mut fresh, p, o, sq, f);
+    assert_eq!(v, pattern.evaluate(&child));
 }
