@@ -476,12 +476,20 @@ impl NnueEval {
         self.w2_mobility[b * 2 * l2..(b + 1) * 2 * l2].split_at(l2)
     }
 
+    /// Whether (`p`, `o`) has few enough empties for the orderer's pattern weights to value it
+    /// ([`NnueEval::with_pattern_below`]; they do when there is an orderer).
+    #[inline(always)]
+    fn pattern_below_applies(&self, p: u64, o: u64) -> bool {
+        self.pattern_below
+            .is_some_and(|e| (!(p | o)).count_ones() <= e)
+    }
+
     /// The value in centi-discs of (`p`, `o`) whose indices are `idx`: the network's (plus its
     /// base's), or the orderer's at [`NnueEval::with_pattern_below`]'s empties.
     #[inline(always)]
     fn centi<C: Cpu>(&self, cache: Option<&ValueCache>, idx: &Indices, p: u64, o: u64) -> i32 {
-        if let (Some(pattern), Some(below)) = (&self.orderer, self.pattern_below) {
-            if (!(p | o)).count_ones() <= below {
+        if let Some(pattern) = &self.orderer {
+            if self.pattern_below_applies(p, o) {
                 return crate::eval::pattern::units_to_centi(
                     pattern.units_from_indices_on::<C>(idx, p, o),
                 );
@@ -616,9 +624,7 @@ impl Evaluator for NnueEval {
             let (cp, co) = (o ^ flips, p ^ flips ^ sq.bit());
             // The network's value, when this search already has it, is both better and cheaper
             // than the estimate. Positions the pattern weights value are never cached.
-            let below = self
-                .pattern_below
-                .is_some_and(|e| (!(cp | co)).count_ones() <= e);
+            let below = self.pattern_below_applies(cp, co);
             let slot = cache
                 .filter(|_| !below)
                 .map(|c| (c, crate::hash::table_key(cp, co)));
