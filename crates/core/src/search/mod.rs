@@ -31,6 +31,7 @@ mod busy;
 mod context;
 mod endgame;
 mod every_move;
+mod headroom;
 mod leaf_table;
 pub use leaf_table::{set_table_bits as set_leaf_table_bits, table_bits as leaf_table_bits};
 #[doc(hidden)]

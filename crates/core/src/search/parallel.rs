@@ -180,13 +180,14 @@ pub struct Job<'a, E: Evaluator> {
 /// The system would not start all the threads of a parallel job (a limit on threads or on
 /// the address space, each thread's stack being part of it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot start {wanted} threads (the system refused thread {}): {reason}", .started + 1)]
+#[error("cannot start {wanted} threads: {reason}")]
 pub struct ThreadStartError {
     /// The threads asked for.
     pub wanted: usize,
-    /// How many had started when one was refused.
+    /// How many had started when one was refused (0 when the address space was found short
+    /// before any started).
     pub started: usize,
-    /// The system's answer.
+    /// Why: which thread the system refused and its answer, or the address space short.
     pub reason: String,
 }
 
@@ -194,6 +195,9 @@ pub struct ThreadStartError {
 /// every thread has started. If the system refuses a thread, no task runs (the threads already
 /// started return at once, dropping theirs) and the error says how many had started: a job
 /// that cannot have all its threads fails before any work, instead of panicking half-way.
+/// Under a limit on the address space, a count whose stacks and allocator arenas would not
+/// fit is refused before any thread starts (module `headroom`): running out in the
+/// middle of a thread's start-up aborts the process instead of returning an error.
 pub fn start_all<'scope, F>(
     scope: &'scope Scope<'scope, '_>,
     tasks: Vec<F>,
@@ -201,11 +205,29 @@ pub fn start_all<'scope, F>(
 where
     F: FnOnce() + Send + 'scope,
 {
-    let wanted = tasks.len();
+    start_beside(scope, tasks, 0)
+}
+
+/// [`start_all`] for a job that has `running` threads already (the caller's own): the error
+/// counts them among the wanted and the started.
+fn start_beside<'scope, F>(
+    scope: &'scope Scope<'scope, '_>,
+    tasks: Vec<F>,
+    running: usize,
+) -> Result<(), ThreadStartError>
+where
+    F: FnOnce() + Send + 'scope,
+{
+    let wanted = running + tasks.len();
+    super::headroom::room_for_threads(tasks.len()).map_err(|reason| ThreadStartError {
+        wanted,
+        started: running,
+        reason,
+    })?;
     // Held for writing until every thread is there; `true` once they may work.
     let gate = Arc::new(RwLock::new(false));
     let mut open = gate.write().unwrap_or_else(PoisonError::into_inner);
-    for (started, task) in tasks.into_iter().enumerate() {
+    for (index, task) in tasks.into_iter().enumerate() {
         let gate = Arc::clone(&gate);
         let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
             let go = *gate.read().unwrap_or_else(PoisonError::into_inner);
@@ -215,10 +237,11 @@ where
         });
         if let Err(e) = spawned {
             drop(open);
+            let started = running + index;
             return Err(ThreadStartError {
                 wanted,
                 started,
-                reason: e.to_string(),
+                reason: format!("the system refused thread {}: {e}", started + 1),
             });
         }
     }
@@ -234,13 +257,7 @@ pub fn check_threads(threads: usize) -> Result<(), ThreadStartError> {
     if threads <= 1 {
         return Ok(());
     }
-    std::thread::scope(|scope| start_all(scope, (1..threads).map(|_| || ()).collect())).map_err(
-        |e| ThreadStartError {
-            wanted: threads,
-            started: e.started + 1,
-            ..e
-        },
-    )
+    std::thread::scope(|scope| start_beside(scope, (1..threads).map(|_| || ()).collect(), 1))
 }
 
 /// Warned once per process: a search ran on fewer threads than asked.
