@@ -224,6 +224,24 @@ pub fn report_by_empties(
             }
         }
     }
+    if let Some(((first, base), others)) = evals.split_first().filter(|(_, o)| !o.is_empty()) {
+        writeln!(
+            out,
+            "\nsibling MAE against {first}, paired by position (95% interval; below 0 orders better)"
+        )
+        .map_err(io)?;
+        writeln!(
+            out,
+            "{:<24} {:>9} {:>10} {:>18}",
+            "evaluator", "positions", "difference", "interval"
+        )
+        .map_err(io)?;
+        for (name, eval) in others {
+            let (d, half, n) = paired_sibling_difference(base, eval, samples);
+            let interval = format!("[{:+.3}, {:+.3}]", d - half, d + half);
+            writeln!(out, "{name:<24} {n:>9} {d:>+10.3} {interval:>18}").map_err(io)?;
+        }
+    }
     Ok(())
 }
 
@@ -232,11 +250,27 @@ pub fn report_by_empties(
 /// empty count is in `min..=max`: the number of children counted (in groups of two or more),
 /// and their mean absolute error in discs after each group's mean error is taken off.
 pub fn sibling_error(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) -> (usize, f64) {
+    let (count, total) = sibling_groups(eval, samples, min, max)
+        .iter()
+        .fold((0, 0.0), |(c, t), g| (c + g.0, t + g.1));
+    (
+        count,
+        if count > 0 {
+            total / count as f64
+        } else {
+            f64::NAN
+        },
+    )
+}
+
+/// Per group of siblings (in group order, groups of two or more children in the band only):
+/// the number of children and the sum of their absolute errors around the group's mean error.
+fn sibling_groups(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) -> Vec<(usize, f64)> {
     let mut groups: std::collections::BTreeMap<u32, Vec<&Sample>> = Default::default();
     for s in samples {
         groups.entry(s.group).or_default().push(s);
     }
-    let (mut count, mut total) = (0usize, 0.0);
+    let mut out = Vec::new();
     for members in groups.values() {
         let fewest = members.iter().map(|s| s.board.empty_count()).min();
         let errors: Vec<f64> = members
@@ -249,17 +283,41 @@ pub fn sibling_error(eval: &EngineEval, samples: &[Sample], min: u32, max: u32) 
             continue;
         }
         let mean = errors.iter().sum::<f64>() / errors.len() as f64;
-        total += errors.iter().map(|e| (e - mean).abs()).sum::<f64>();
-        count += errors.len();
+        out.push((
+            errors.len(),
+            errors.iter().map(|e| (e - mean).abs()).sum::<f64>(),
+        ));
     }
-    (
-        count,
-        if count > 0 {
-            total / count as f64
-        } else {
-            f64::NAN
-        },
-    )
+    out
+}
+
+/// The sibling MAE of `b` less that of `a` on the same children, paired by position: the
+/// difference in discs, the half-width of its 95% interval, and the number of positions (groups
+/// of siblings). The positions are the sampling unit (a ratio estimate with the variance of
+/// its per-position residuals), since siblings share their position's errors. Below 0, `b`
+/// orders the moves better. NaN fields when fewer than two positions have siblings.
+pub fn paired_sibling_difference(
+    a: &EngineEval,
+    b: &EngineEval,
+    samples: &[Sample],
+) -> (f64, f64, usize) {
+    let ga = sibling_groups(a, samples, 0, 60);
+    let gb = sibling_groups(b, samples, 0, 60);
+    let n = ga.len();
+    let children: usize = ga.iter().map(|g| g.0).sum();
+    if n < 2 {
+        return (f64::NAN, f64::NAN, n);
+    }
+    // The same samples give the same groups with the same counts for every evaluator.
+    let diffs: Vec<(f64, f64)> = ga
+        .iter()
+        .zip(&gb)
+        .map(|(x, y)| (x.0 as f64, y.1 - x.1))
+        .collect();
+    let mean = diffs.iter().map(|d| d.1).sum::<f64>() / children as f64;
+    let residuals: f64 = diffs.iter().map(|(k, d)| (d - mean * k).powi(2)).sum();
+    let variance = residuals * n as f64 / (n as f64 - 1.0) / (children as f64).powi(2);
+    (mean, 1.96 * variance.sqrt(), n)
 }
 
 #[cfg(test)]
@@ -317,6 +375,54 @@ mod tests {
         assert!((mae - 1.5).abs() < 1e-9, "{mae}");
         // Out of the band, nothing is counted.
         assert_eq!(sibling_error(&eval, &samples, 0, 10).0, 0);
+    }
+
+    #[test]
+    fn the_paired_sibling_difference_is_the_difference_of_the_maes_with_its_interval() {
+        let hand = EngineEval::Hand(HandEval::new());
+        let zero = EngineEval::pattern();
+        let value = |b: &Board| CentiDiscs::from(hand.evaluate(b)).to_discs();
+        // Three positions, each with its children labelled by the hand evaluator plus a
+        // per-child offset, so that the hand evaluator's sibling errors are those offsets.
+        let mut samples = Vec::new();
+        let mut position = Board::start();
+        for (group, offsets) in [
+            [0.0, 2.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 3.0],
+            [0.0, 0.0, 0.0, 0.0],
+        ]
+        .iter()
+        .enumerate()
+        {
+            let children: Vec<Board> = position.legal_moves().map(|sq| position.play(sq)).collect();
+            for (child, off) in children.iter().zip(offsets.iter().cycle()) {
+                samples.push(Sample {
+                    board: *child,
+                    label: value(child) + off,
+                    group: group as u32,
+                });
+            }
+            position = children[0];
+            while position.moves().count_ones() < 4 {
+                position = position.play(position.legal_moves().next().unwrap());
+            }
+        }
+        // Against itself: no difference, no width.
+        let (d, half, n) = paired_sibling_difference(&hand, &hand, &samples);
+        assert_eq!(n, 3);
+        assert!(d.abs() < 1e-12 && half.abs() < 1e-12, "{d} {half}");
+        // Against another evaluator: exactly the difference of their sibling MAEs.
+        let (d, half, _) = paired_sibling_difference(&hand, &zero, &samples);
+        let want =
+            sibling_error(&zero, &samples, 0, 60).1 - sibling_error(&hand, &samples, 0, 60).1;
+        assert!((d - want).abs() < 1e-9, "{d} {want}");
+        assert!(half > 0.0, "{half}");
+        // And the opposite sign the other way round, with the same width.
+        let (back, back_half, _) = paired_sibling_difference(&zero, &hand, &samples);
+        assert!((back + d).abs() < 1e-9 && (back_half - half).abs() < 1e-9);
+        // One position is too few for an interval.
+        let one: Vec<Sample> = samples.iter().filter(|s| s.group == 0).copied().collect();
+        assert!(paired_sibling_difference(&hand, &zero, &one).0.is_nan());
     }
 
     #[test]
