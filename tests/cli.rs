@@ -570,6 +570,23 @@ fn eval_file_is_checked_when_asked_for_and_falls_back_when_only_configured() {
     let hand = othello(&[&search[..], &["--eval-file", "hand"]].concat());
     assert!(hand.status.success());
     assert_ne!(values(&hand), values(&default));
+
+    // The environment takes the option's words too: `hand` or `pattern` there is that
+    // evaluator, not a file of that name (the same values as the option, and no warning;
+    // `hand` searches to other values than the embedded network, checked above).
+    for word in ["hand", "pattern"] {
+        let explicit = othello(&[&search[..], &["--eval-file", word]].concat());
+        let configured = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(search)
+            .env("OTHELLO_EVAL_FILE", word)
+            .env("RUST_LOG", "warn")
+            .output()
+            .unwrap();
+        assert!(configured.status.success());
+        let err = String::from_utf8_lossy(&configured.stderr);
+        assert!(!err.contains("using the embedded network"), "{word}: {err}");
+        assert_eq!(values(&configured), values(&explicit), "{word}");
+    }
     // The American spelling is an alias.
     assert!(othello(&["center", "--help"]).status.success());
     std::fs::remove_dir_all(&dir).ok();

@@ -95,8 +95,8 @@ pub struct Cli {
     /// `default` (the embedded network), `pattern` (the embedded pattern weights, the default
     /// before the network) or `hand` (the hand-tuned evaluator). In match, tournament and play
     /// it applies to `engine` players without `eval=`. A file that cannot be used stops the
-    /// program; without this option, $OTHELLO_EVAL_FILE is tried (for those players too) and
-    /// the embedded network is the fallback.
+    /// program; without this option, $OTHELLO_EVAL_FILE is tried (the same words or a path,
+    /// for those players too) and the embedded network is the fallback.
     #[arg(long, global = true, value_name = "PATH|default|pattern|hand")]
     pub(crate) eval_file: Option<EvalChoice>,
 }
@@ -237,9 +237,10 @@ impl Cli {
 const EVAL_ENV: &str = "OTHELLO_EVAL_FILE";
 
 /// The evaluator to run with, and the choice that `engine` players without `eval=` take:
-/// `--eval-file` if given (an unusable file is an error), else `$OTHELLO_EVAL_FILE` (an
-/// unusable file is logged, and the embedded network is used and given to the players), else
-/// the embedded network (the players' own default).
+/// `--eval-file` if given (an unusable file is an error), else `$OTHELLO_EVAL_FILE` (the same
+/// words, `default`, `pattern` or `hand`, or a path; an unusable file is logged, and the
+/// embedded network is used and given to the players), else the embedded network (the
+/// players' own default).
 fn engine_eval(
     explicit: Option<&EvalChoice>,
 ) -> Result<(EngineEval, Option<EvalChoice>), CliError> {
@@ -256,7 +257,15 @@ fn engine_eval(
     }
     match std::env::var_os(EVAL_ENV) {
         Some(v) if !v.is_empty() => {
-            let choice = EvalChoice::File(v.into());
+            // The words of `--eval-file` (default, pattern, hand), else a path; a name that
+            // is not UTF-8 can only be a path.
+            let choice = match v.to_str() {
+                Some(text) => match text.parse::<EvalChoice>() {
+                    Ok(choice) => choice,
+                    Err(never) => match never {},
+                },
+                None => EvalChoice::File(v.into()),
+            };
             match choice.load() {
                 Ok(eval) => Ok((eval, Some(choice))),
                 Err(e) => {
