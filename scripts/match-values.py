@@ -11,7 +11,12 @@ one with each colour, consecutive in `match --ggf`'s file), and the score and El
 give if each ended as its value there says (a win above 0, a draw at 0): how much of the match's
 result was decided by that point.
 
-Usage: scripts/match-values.py GAMES.ggf PLAYER EMPTIES[,EMPTIES...] [SELECTIVITY] [THREADS]
+Usage: scripts/match-values.py GAMES.ggf PLAYER EMPTIES[,EMPTIES...] [SELECTIVITY|dDEPTH] [THREADS]
+
+`dDEPTH` (`d24`) values each position by a midgame search of that depth instead (`othello search
+--depth DEPTH`, one position a process, THREADS of them at once, one thread each), for points too
+far from the end to solve; its judge is the engine's evaluator (`$OTHELLO_EVAL_FILE`, or the
+embedded network), so run it under two judges when the players' evaluators differ.
 
 PLAYER is the name in the games' PB/PW (`engine:book=off` for the A side of
 `othello match engine:book=off ...`). SELECTIVITY defaults to 73 and THREADS to 2. The solves'
@@ -19,6 +24,7 @@ full output is kept in WORK (`$MATCH_VALUES_DIR`, default `./match-values`): a p
 solved there is read back, not solved again, so a long run can be stopped and resumed point by
 point. Needs target/release/othello (or `$OTHELLO`). Standard library only.
 """
+import concurrent.futures
 import math
 import os
 import re
@@ -27,7 +33,8 @@ import subprocess
 import sys
 
 
-USAGE = "usage: scripts/match-values.py GAMES.ggf PLAYER EMPTIES[,EMPTIES...] [SELECTIVITY] [THREADS]"
+USAGE = ("usage: scripts/match-values.py GAMES.ggf PLAYER EMPTIES[,EMPTIES...] "
+         "[SELECTIVITY|dDEPTH] [THREADS]")
 
 
 def fail(msg):
@@ -82,6 +89,32 @@ def solve(othello, work, empties, positions, selectivity, threads):
     return rows
 
 
+def search(othello, work, empties, positions, depth, threads):
+    """Side-to-move values of `positions` by depth-`depth` searches, kept in WORK."""
+    judge = os.path.basename(os.environ.get("OTHELLO_EVAL_FILE", "") or "default")
+    res = os.path.join(work, f"at{empties}-d{depth}-{judge}.out")
+    if os.path.exists(res):
+        values = [float(l) for l in open(res, encoding="utf-8").read().split()]
+        if len(values) == len(positions):
+            return values
+
+    def one(line):
+        board = " ".join(line.split()[:2])
+        r = subprocess.run(
+            [othello, "search", "--board", board, "--depth", str(depth), "--threads", "1",
+             "--quiet"], capture_output=True, text=True)
+        m = re.search(r"best \S+ value ([+-]?\d+(?:\.\d+)?)", r.stdout)
+        if r.returncode != 0 or not m:
+            fail(f"search of {board} failed: {r.stderr.strip() or r.stdout.strip()}")
+        return float(m.group(1))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=threads) as pool:
+        values = list(pool.map(one, positions))
+    with open(res, "w", encoding="utf-8") as f:
+        f.write("\n".join(str(v) for v in values) + "\n")
+    return values
+
+
 def parse(path):
     out = []
     for line in open(path, encoding="utf-8"):
@@ -110,12 +143,16 @@ def main():
     path, player, points = sys.argv[1], sys.argv[2], sys.argv[3]
     try:
         points = [int(p) for p in points.split(",")]
-        selectivity = int(sys.argv[4]) if len(sys.argv) > 4 else 73
+        mode = sys.argv[4] if len(sys.argv) > 4 else "73"
+        depth = int(mode[1:]) if mode.startswith("d") else None
+        selectivity = None if depth else int(mode)
         threads = int(sys.argv[5]) if len(sys.argv) > 5 else 2
     except ValueError as e:
         fail(f"bad number: {e}")
     if any(not 1 <= p <= 59 for p in points):
         fail("EMPTIES must lie in 1..59")
+    if depth is not None and not 1 <= depth <= 60 or threads < 1:
+        fail("DEPTH must lie in 1..60 and THREADS be at least 1")
     othello = os.environ.get("OTHELLO", "target/release/othello")
     if not os.access(othello, os.X_OK):
         fail(f"{othello} is not an executable (build it, or set OTHELLO)")
@@ -132,7 +169,8 @@ def main():
     if not any(colours):
         fail(f"no game of {path} has {player!r} as PB or PW")
 
-    print(f"{len(games)} games; values from {player}'s side, probable solves at {selectivity}%")
+    how = f"depth-{depth} searches" if depth else f"probable solves at {selectivity}%"
+    print(f"{len(games)} games; values from {player}'s side, {how}")
     print("empties  games   mean      se  pairs  se(pairs)  score    Elo")
     for e in points:
         index, positions = [], []
@@ -143,7 +181,10 @@ def main():
             if p is not None:
                 index.append(i)
                 positions.append(p)
-        scores = solve(othello, work, e, positions, selectivity, threads)
+        if depth:
+            scores = search(othello, work, e, positions, depth, threads)
+        else:
+            scores = solve(othello, work, e, positions, selectivity, threads)
         value = {}
         for i, p, s in zip(index, positions, scores):
             value[i] = s if p.split()[-1] == colours[i] else -s
