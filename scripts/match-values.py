@@ -145,7 +145,7 @@ def main():
         points = [int(p) for p in points.split(",")]
         mode = sys.argv[4] if len(sys.argv) > 4 else "73"
         depth = int(mode[1:]) if mode.startswith("d") else None
-        selectivity = None if depth else int(mode)
+        selectivity = None if depth is not None else int(mode)
         threads = int(sys.argv[5]) if len(sys.argv) > 5 else 2
     except ValueError as e:
         fail(f"bad number: {e}")
@@ -169,7 +169,7 @@ def main():
     if not any(colours):
         fail(f"no game of {path} has {player!r} as PB or PW")
 
-    how = f"depth-{depth} searches" if depth else f"probable solves at {selectivity}%"
+    how = f"depth-{depth} searches" if depth is not None else f"probable solves at {selectivity}%"
     print(f"{len(games)} games; values from {player}'s side, {how}")
     print("empties  games   mean      se  pairs  se(pairs)  score    Elo")
     for e in points:
@@ -181,7 +181,7 @@ def main():
             if p is not None:
                 index.append(i)
                 positions.append(p)
-        if depth:
+        if depth is not None:
             scores = search(othello, work, e, positions, depth, threads)
         else:
             scores = solve(othello, work, e, positions, selectivity, threads)
