@@ -157,7 +157,10 @@ def main():
     if not os.access(othello, os.X_OK):
         fail(f"{othello} is not an executable (build it, or set OTHELLO)")
     work = os.environ.get("MATCH_VALUES_DIR", "match-values")
-    os.makedirs(work, exist_ok=True)
+    try:
+        os.makedirs(work, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot use {work} as the work directory: {e}")
 
     games = games_of(path)
     colours = []
