@@ -39,6 +39,75 @@ pub struct Dataset {
     pub skipped: usize,
     /// Records dropped as repeats (with `dedupe`): a position and label already read.
     pub repeats: usize,
+    /// For each training position, the index in `train` of its sibling ([`NO_SIBLING`]:
+    /// none): a deviation and the move the game played from the same position (see
+    /// [`load`]). Filled only when pairing is asked for.
+    pub sibling: Vec<u32>,
+    /// Sibling pairs of validation positions, as indices into `valid`.
+    pub valid_pairs: Vec<(u32, u32)>,
+}
+
+/// [`Dataset::sibling`] of a position without a sibling.
+pub const NO_SIBLING: u32 = u32::MAX;
+
+/// Where one record of a game went: the training set, the validation set, or neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Train(u32),
+    Valid(u32),
+    Out,
+}
+
+/// The file whose games a deviations file branches from: `nd6e16-s4607.dat` branches from
+/// `n6e16-s4607.dat` (the label scripts name a deviations file by a `d` after the first letter
+/// of its positions file's name, `scripts/xot-d8-round.sh`).
+fn positions_file_of(name: &str) -> Option<String> {
+    let b = name.as_bytes();
+    (b.len() > 2 && b[1] == b'd' && b[0].is_ascii_alphabetic() && b[2] != b'.')
+        .then(|| format!("{}{}", &name[..1], &name[2..]))
+}
+
+/// Whether `child` (side to move first) is the position after one move of the side to move of
+/// `parent`, without a pass.
+fn is_child(parent: (u64, u64), child: (u64, u64)) -> bool {
+    // A child's side to move is the parent's opponent, less the discs it lost.
+    if child.0 & !parent.1 != 0 || child.1 & parent.0 != parent.0 {
+        return false;
+    }
+    let board = othello_core::Board::from_bits_unchecked(parent.0, parent.1);
+    let placed = child.1 & !parent.0 & !parent.1;
+    placed.count_ones() == 1 && board.moves() & placed != 0 && {
+        let c = board.play(othello_core::Square::from_index_masked(
+            placed.trailing_zeros(),
+        ));
+        (c.player(), c.opponent()) == child
+    }
+}
+
+/// The sibling pairs of one game: `positions` the game's records in a positions file, and
+/// `deviations` its records in the deviations file branched from it. A deviation of game
+/// position `j` (one of its children the game did not play) is paired with position `j + 1`
+/// when that is the played child, also without a pass. Both lists are in game order.
+fn sibling_pairs(
+    positions: &[((u64, u64), Slot)],
+    deviations: &[((u64, u64), Slot)],
+) -> Vec<(Slot, Slot)> {
+    let mut out = Vec::new();
+    let mut j = 0;
+    for &(d, d_slot) in deviations {
+        // The deviation's parent, from the last one on (a deviation whose parent the
+        // positions file lacks is skipped without losing the place).
+        let Some(at) = (j..positions.len()).find(|&k| is_child(positions[k].0, d)) else {
+            continue;
+        };
+        j = at;
+        if let Some(&(played, p_slot)) = positions.get(j + 1) {
+            if played != d && is_child(positions[j].0, played) {
+                out.push((d_slot, p_slot));
+            }
+        }
+    }
+    out
 }
 
 fn mix(x: u64) -> u64 {
@@ -96,15 +165,40 @@ pub fn data_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// record of any file is dropped too, after the split: the self-play rounds before session 45
 /// replayed their games from seed to seed, so the same labeller labelled the same positions
 /// up to ten times (docs/dev/NNUE.md). Different labels of one position are all kept.
+///
+/// With `pairs`, each deviation (a record of a deviations file, `nd6e16-sS.dat`, labelled by
+/// `othello label --deviations 1`: a child of a game position that the game did not play) is
+/// paired with the child the game played from the same position, found in the positions file
+/// it branches from (`n6e16-sS.dat`, read first, as names sort), game by game
+/// ([`Dataset::sibling`], [`Dataset::valid_pairs`]). Pairs across a pass, or with a member
+/// dropped or on the other side of the split, are left out.
 pub fn load(
     files: &[PathBuf],
     valid_fraction: f64,
     train_fraction: f64,
     min_empties: u32,
     dedupe: bool,
+    pairs: bool,
 ) -> Result<Dataset, String> {
     let mut ds = Dataset::default();
     let mut seen: std::collections::HashSet<(u64, u64, i16)> = std::collections::HashSet::new();
+    type Game = Vec<((u64, u64), Slot)>;
+    // The games of the positions files a deviations file branches from, by file and game.
+    let names: std::collections::HashSet<String> = files
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let branched: std::collections::HashSet<String> = if pairs {
+        names
+            .iter()
+            .filter_map(|n| positions_file_of(n))
+            .filter(|n| names.contains(n))
+            .collect()
+    } else {
+        Default::default()
+    };
+    let mut stash: std::collections::HashMap<String, std::collections::HashMap<u32, Game>> =
+        Default::default();
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         parse_header(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -125,22 +219,71 @@ pub fn load(
             if r.last {
                 ds.records += game.len();
                 let key = split_key(&game, &name, r.game);
-                if dedupe {
-                    let before = game.len();
-                    game.retain(|p| seen.insert((p.player, p.opponent, p.label)));
-                    ds.repeats += before - game.len();
-                }
-                game.retain(|p| p.empties() >= min_empties);
-                if unit(key, 0) < valid_fraction {
-                    ds.valid.append(&mut game);
+                let side = if unit(key, 0) < valid_fraction {
+                    Slot::Valid(0)
                 } else if unit(key, 0x5eed) < train_fraction {
-                    ds.train.append(&mut game);
+                    Slot::Train(0)
                 } else {
-                    ds.skipped += game.len();
-                    game.clear();
+                    Slot::Out
+                };
+                let mut slots = Vec::with_capacity(game.len());
+                for p in &game {
+                    let fresh = !dedupe || seen.insert((p.player, p.opponent, p.label));
+                    ds.repeats += usize::from(!fresh);
+                    let slot = if !fresh || p.empties() < min_empties {
+                        Slot::Out
+                    } else {
+                        match side {
+                            Slot::Valid(_) => {
+                                ds.valid.push(*p);
+                                Slot::Valid(ds.valid.len() as u32 - 1)
+                            }
+                            Slot::Train(_) => {
+                                ds.train.push(*p);
+                                Slot::Train(ds.train.len() as u32 - 1)
+                            }
+                            Slot::Out => {
+                                ds.skipped += 1;
+                                Slot::Out
+                            }
+                        }
+                    };
+                    slots.push(slot);
                 }
+                if pairs {
+                    let records: Game = game
+                        .iter()
+                        .zip(slots)
+                        .map(|(p, s)| ((p.player, p.opponent), s))
+                        .collect();
+                    if branched.contains(&name) {
+                        stash
+                            .entry(name.clone())
+                            .or_default()
+                            .insert(r.game, records);
+                    } else if let Some(played) = positions_file_of(&name)
+                        .and_then(|n| stash.get(&n))
+                        .and_then(|games| games.get(&r.game))
+                    {
+                        for pair in sibling_pairs(played, &records) {
+                            match pair {
+                                (Slot::Train(a), Slot::Train(b)) => {
+                                    ds.sibling.resize(ds.train.len(), NO_SIBLING);
+                                    ds.sibling[a as usize] = b;
+                                    ds.sibling[b as usize] = a;
+                                }
+                                (Slot::Valid(a), Slot::Valid(b)) => ds.valid_pairs.push((a, b)),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                game.clear();
             }
         }
+    }
+    if pairs {
+        ds.sibling.resize(ds.train.len(), NO_SIBLING);
     }
     Ok(ds)
 }
@@ -207,7 +350,7 @@ mod tests {
         bytes.extend_from_slice(&first);
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(data_files(&dir).unwrap(), vec![path.clone()]);
-        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false).unwrap();
+        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false).unwrap();
         assert_eq!(ds.records, 1000);
         assert_eq!(ds.train.len() + ds.valid.len(), 1000);
         assert!(
@@ -223,11 +366,11 @@ mod tests {
         for g in games(&ds.valid) {
             assert!(!ds.train.iter().any(|p| p.label == g));
         }
-        let again = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false).unwrap();
+        let again = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false).unwrap();
         assert_eq!(again.valid, ds.valid);
         // Every record is the start position: with dedupe, one record of each label (game) is
         // left, on the side of the split its game went to.
-        let once = load(std::slice::from_ref(&path), 0.2, 1.0, 0, true).unwrap();
+        let once = load(std::slice::from_ref(&path), 0.2, 1.0, 0, true, false).unwrap();
         assert_eq!(once.records, 1000);
         assert_eq!(once.repeats, 800);
         assert_eq!(games(&once.valid), games(&ds.valid));
@@ -275,12 +418,107 @@ mod tests {
             ],
         );
         let files = [a, b];
-        let plain = load(&files, 0.0, 1.0, 0, false).unwrap();
+        let plain = load(&files, 0.0, 1.0, 0, false, false).unwrap();
         assert_eq!((plain.train.len(), plain.repeats), (6, 0));
-        let once = load(&files, 0.0, 1.0, 0, true).unwrap();
+        let once = load(&files, 0.0, 1.0, 0, true, false).unwrap();
         assert_eq!(once.repeats, 3);
         let labels: Vec<i16> = once.train.iter().map(|p| p.label).collect();
         assert_eq!(labels, [10, 20, -30]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A deviations file is paired with the positions file it branches from: each deviation
+    /// with the child its game played from the same position, in both directions; a game
+    /// position missing from the positions file costs only the pairs that need it.
+    #[test]
+    fn deviations_are_paired_with_the_played_children() {
+        let dir = std::env::temp_dir().join(format!("othello-nnue-pairs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A game without passes: random moves until the side to move has none.
+        let mut rng = othello_core::rng::SplitMix64::new(11);
+        let mut game = vec![othello_core::Board::start()];
+        loop {
+            let b = *game.last().unwrap();
+            let moves: Vec<_> = b.legal_moves().collect();
+            if moves.is_empty() || game.len() == 40 {
+                break;
+            }
+            game.push(b.play(moves[rng.below(moves.len() as u64) as usize]));
+        }
+        game.pop_if(|b| b.moves() == 0);
+        let record = |board: othello_core::Board, label: i16, last: bool| Record {
+            board,
+            side: othello_core::Color::Black,
+            game: 3,
+            label,
+            kind: othello_train::learn::data::LabelKind::Search,
+            last,
+        };
+        let write = |name: &str, records: &[Record]| {
+            let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
+            for r in records {
+                bytes.extend_from_slice(&r.to_bytes());
+            }
+            std::fs::write(dir.join(name), &bytes).unwrap();
+            dir.join(name)
+        };
+        // The positions file lacks game position 5; each position has one deviation, the
+        // child by its first legal move that the game did not play.
+        let missing = 5;
+        let kept: Vec<usize> = (0..game.len()).filter(|&j| j != missing).collect();
+        let positions: Vec<Record> = kept
+            .iter()
+            .enumerate()
+            .map(|(k, &j)| record(game[j], j as i16, k + 1 == kept.len()))
+            .collect();
+        let mut deviations = Vec::new();
+        let mut expected = Vec::new();
+        for j in 0..game.len() {
+            let played = game.get(j + 1).copied();
+            let Some(child) = game[j]
+                .legal_moves()
+                .map(|sq| game[j].play(sq))
+                .find(|c| Some(*c) != played)
+            else {
+                continue;
+            };
+            if played.is_some() && j != missing && j + 1 != missing {
+                // Training index: the positions file's records come first.
+                let p = kept.iter().position(|&k| k == j + 1).unwrap();
+                expected.push((kept.len() + deviations.len(), p));
+            }
+            deviations.push(record(child, 1000 + j as i16, false));
+        }
+        deviations.last_mut().unwrap().last = true;
+        let files = [
+            write("n1-s1.dat", &positions),
+            write("nd1-s1.dat", &deviations),
+        ];
+        assert_eq!(
+            positions_file_of("nd1-s1.dat").as_deref(),
+            Some("n1-s1.dat")
+        );
+        assert_eq!(positions_file_of("d8e16.dat"), None);
+        let ds = load(&files, 0.0, 1.0, 0, false, true).unwrap();
+        assert_eq!(ds.train.len(), positions.len() + deviations.len());
+        let mut found: Vec<(usize, usize)> = ds
+            .sibling
+            .iter()
+            .enumerate()
+            .filter(|&(i, &s)| s != NO_SIBLING && i >= kept.len())
+            .map(|(i, &s)| (i, s as usize))
+            .collect();
+        found.sort_unstable();
+        assert!(expected.len() > 20, "{} pairs", expected.len());
+        assert_eq!(found, expected);
+        for &(d, p) in &found {
+            assert_eq!(ds.sibling[p], d as u32, "pairs go both ways");
+        }
+        // Without pairing, no sibling table.
+        assert!(load(&files, 0.0, 1.0, 0, false, false)
+            .unwrap()
+            .sibling
+            .is_empty());
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -23,7 +23,7 @@ use crate::data::{self, Position};
 use crate::factor::Factors;
 use crate::features;
 use crate::file::{fnv1a64, save_weights, write_atomic};
-use crate::net::{Arch, DenseGrads, Input, Params, Scratch};
+use crate::net::{Arch, DenseGrads, Input, Params, Real, Scratch};
 
 mod checkpoint;
 use checkpoint::State;
@@ -89,6 +89,12 @@ pub struct Config {
     /// minus these weights' value, so the network learns a residual and the engine adds the
     /// two (`None`: the network alone).
     pub base: Option<PathBuf>,
+    /// Weight λ of the sibling term ([`sibling_target`]; 0: plain MSE). With λ > 0 the
+    /// deviations files are paired with the games they branch from ([`data::load`]).
+    pub sibling: f64,
+    /// A network to start from instead of random weights (either file version; its dimensions
+    /// must be the run's): a fine-tuning run. The optimiser starts afresh.
+    pub init: Option<PathBuf>,
 }
 
 impl Config {
@@ -114,7 +120,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -143,9 +149,90 @@ impl Config {
                     path.file_name().unwrap_or_default().to_string_lossy()
                 ),
                 None => String::new(),
+            },
+            if self.sibling == 0.0 { String::new() } else { format!(" sibling {}", self.sibling) },
+            match &self.init {
+                Some(path) => format!(
+                    " init {}",
+                    path.file_name().unwrap_or_default().to_string_lossy()
+                ),
+                None => String::new(),
             }
         )
     }
+}
+
+/// The target and loss scale that give one sample `a` of a sibling pair `(a, b)` its share of
+/// the pair's loss `(y_a − t_a)² + (y_b − t_b)² + λ ((y_a − t_a) − (y_b − t_b))²`, the sibling's
+/// output `y_b` held fixed: the gradient with respect to `y_a` of that loss is
+/// `2 (1 + λ) (y_a − t')` with `t' = t_a + λ / (1 + λ) · (y_b − t_b)`. The plain squared error
+/// fits each value alone; the λ term fits the difference of two children of one position,
+/// which is what a search compares when it chooses a move (a common error of both, such as a
+/// side-to-move bias of the phase, costs nothing there).
+pub fn sibling_target<T: Real>(target: T, sibling_error: T, lambda: T) -> (T, T) {
+    let one_plus = T::ONE + lambda;
+    (
+        target + T::from_f64(lambda.to_f64() / one_plus.to_f64()) * sibling_error,
+        one_plus,
+    )
+}
+
+/// The mean absolute error (discs) of the difference of each pair's two values: how far the
+/// network's preference between two siblings is from the labels'.
+pub fn sibling_mae(params: &Params<f32>, positions: &[Position], pairs: &[(u32, u32)]) -> f64 {
+    if pairs.is_empty() {
+        return f64::NAN;
+    }
+    let mut scratch = Scratch::new(&params.arch);
+    let mut value = |p: &Position| {
+        let input = Input::of(p.player, p.opponent, params.arch.buckets);
+        params.forward(&input, &mut scratch) as f64 - p.label as f64 / 100.0
+    };
+    let sum: f64 = pairs
+        .iter()
+        .map(|&(a, b)| (value(&positions[a as usize]) - value(&positions[b as usize])).abs())
+        .sum();
+    sum / pairs.len() as f64
+}
+
+/// The weights of the network file `path` (either version) as the trainer's parameters, for
+/// `--init`: its dimensions must be `arch`'s, and it may not be a correction of a base.
+fn init_params(path: &Path, arch: Arch) -> Result<Params<f32>, String> {
+    let bytes =
+        othello_engine::files::read(path, othello_core::eval::nnue::file::MAX_FILE_LEN as u64)
+            .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    let net = othello_core::eval::nnue::FloatNet::from_bytes(&bytes)
+        .map_err(|e| format!("--init {}: {e}", path.display()))?;
+    if (net.hidden, net.l2, net.buckets) != (arch.hidden, arch.l2, arch.buckets) {
+        return Err(format!(
+            "--init {}: H {} L2 {} buckets {}, the run's are {} {} {}",
+            path.display(),
+            net.hidden,
+            net.l2,
+            net.buckets,
+            arch.hidden,
+            arch.l2,
+            arch.buckets
+        ));
+    }
+    if net.base != 0 {
+        return Err(format!(
+            "--init {}: a correction of pattern weights cannot start a run",
+            path.display()
+        ));
+    }
+    let mut params = Params::zeros(arch);
+    let sources = [&net.emb, &net.b0, &net.w2, &net.b2, &net.w3, &net.b3];
+    for (g, src) in params.groups_mut().into_iter().zip(sources) {
+        if g.len() != src.len() {
+            return Err(format!(
+                "--init {}: a layer of another size",
+                path.display()
+            ));
+        }
+        g.copy_from_slice(src);
+    }
+    Ok(params)
 }
 
 /// The row range and placement slots each thread owns in the sparse update: whole shapes,
@@ -331,6 +418,10 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         s
     } else {
         let mut state = State::new(arch, cfg.seed, nf);
+        if let Some(path) = &cfg.init {
+            state.params = init_params(path, arch)?;
+            log_line(&log, &format!("# weights from {}", path.display()));
+        }
         // Dropped shapes' rows start at zero and are never updated (see the scatter below).
         let h = arch.hidden;
         for &shape in &cfg.dropped {
@@ -353,7 +444,14 @@ pub fn run(cfg: &Config) -> Result<(), String> {
     }
 
     let t_load = Instant::now();
-    let mut ds = data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe)?;
+    let mut ds = data::load(
+        &files,
+        cfg.valid,
+        cfg.fraction,
+        cfg.min_empties,
+        cfg.dedupe,
+        cfg.sibling > 0.0,
+    )?;
     if let Some(path) = &cfg.base {
         let (base, id) = data::read_base(path)?;
         state.params.base = id;
@@ -380,6 +478,22 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             arch.param_count()
         ),
     );
+    if cfg.sibling > 0.0 {
+        let paired = ds
+            .sibling
+            .iter()
+            .filter(|&&s| s != data::NO_SIBLING)
+            .count();
+        log_line(
+            &log,
+            &format!(
+                "# sibling pairs: {} training positions paired, {} validation pairs; λ {}",
+                paired,
+                ds.valid_pairs.len(),
+                cfg.sibling
+            ),
+        );
+    }
     if state.epoch == 0 {
         log_line(&log, "# epoch train_mse train_mae val_mae val_rmse val_mae(<=20,21-30,31-40,41+) lr samples/s elapsed_s");
     }
@@ -434,6 +548,8 @@ pub fn run(cfg: &Config) -> Result<(), String> {
             {
                 let params = &state.params;
                 let train = &ds.train;
+                let sibling = &ds.sibling;
+                let lambda = cfg.sibling as f32;
                 let (factors, fac) = (factors.as_ref(), &state.fac[0]);
                 std::thread::scope(|s| {
                     for (((w, idx), da), rb) in workers
@@ -447,6 +563,24 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                                 let p = &train[i as usize];
                                 let input = Input::of(p.player, p.opponent, params.arch.buckets);
                                 let target = p.label as f32 / 100.0;
+                                let mut fit = (target, 1.0);
+                                if let Some(&j) = sibling.get(i as usize) {
+                                    if j != data::NO_SIBLING {
+                                        let q = &train[j as usize];
+                                        let qi =
+                                            Input::of(q.player, q.opponent, params.arch.buckets);
+                                        if let Some(f) = factors {
+                                            w.add.iter_mut().for_each(|x| *x = 0.0);
+                                            f.add_to(&qi.rows, fac, &mut w.add);
+                                        }
+                                        let yq = params.forward_plus(&qi, &w.add, &mut w.scratch);
+                                        fit = sibling_target(
+                                            target,
+                                            yq - q.label as f32 / 100.0,
+                                            lambda,
+                                        );
+                                    }
+                                }
                                 if let Some(f) = factors {
                                     w.add.iter_mut().for_each(|x| *x = 0.0);
                                     f.add_to(&input.rows, fac, &mut w.add);
@@ -455,8 +589,8 @@ pub fn run(cfg: &Config) -> Result<(), String> {
                                 let y = params.forward_backward_plus(
                                     &input,
                                     &w.add,
-                                    target,
-                                    scale,
+                                    fit.0,
+                                    scale * fit.1,
                                     &mut w.scratch,
                                     &mut w.grads,
                                     d,
@@ -646,6 +780,14 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         }
         let written = &written;
         let (val_mae, val_mse, bands) = validate(written, &ds.valid, threads);
+        let val_sibling = if ds.valid_pairs.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " val_sibling_mae {:.4}",
+                sibling_mae(written, &ds.valid, &ds.valid_pairs)
+            )
+        };
         state.elapsed += t0.elapsed().as_secs_f64();
         state.epoch = epoch;
         let improved = val_mae < state.best_mae;
@@ -670,7 +812,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         log_line(
             &log,
             &format!(
-                "epoch {epoch} train_mse {:.4} train_mae {:.4} val_mae {val_mae:.4} val_rmse {:.4} bands {:.3} {:.3} {:.3} {:.3} lr {lr:.3e} samples/s {:.0} elapsed {:.0}{}",
+                "epoch {epoch} train_mse {:.4} train_mae {:.4} val_mae {val_mae:.4} val_rmse {:.4} bands {:.3} {:.3} {:.3} {:.3}{val_sibling} lr {lr:.3e} samples/s {:.0} elapsed {:.0}{}",
                 sum_sq / samples,
                 sum_abs / samples,
                 val_mse.sqrt(),

@@ -11,13 +11,16 @@ const USAGE: &str =
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
        [--drop-shapes NAME,...] [--factor on|off] [--dedupe on|off] [--clip on|off] [--base PATTERN.bin]
+       [--sibling 0] [--init NET.nnue]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt. With --base, the network learns the labels' residuals over those pattern
 weights (it is written as a correction of them: the engine adds the two). With --dedupe on, a
 record that repeats an earlier record's position and label is dropped. With --clip on (the
 default), the embedding is kept within the engine's i8 range (+-127/256) during training, so
-every written network packs.";
+every written network packs. --sibling L adds L times the squared error of the difference of
+each pair of siblings (a deviation and the move its game played, from the deviations files
+nX... beside their positions files nX...). --init starts from the weights of NET (fine-tuning).";
 
 fn parse() -> Result<Config, String> {
     let mut c = Config {
@@ -43,6 +46,8 @@ fn parse() -> Result<Config, String> {
         dedupe: false,
         clip: true,
         base: None,
+        sibling: 0.0,
+        init: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -75,6 +80,13 @@ fn parse() -> Result<Config, String> {
             "--valid" => c.valid = num(&v)?,
             "--fraction" => c.fraction = num(&v)?,
             "--base" => c.base = Some(PathBuf::from(v)),
+            "--init" => c.init = Some(PathBuf::from(v)),
+            "--sibling" => {
+                c.sibling = num(&v)?;
+                if !(0.0..=100.0).contains(&c.sibling) {
+                    return Err(format!("--sibling: a weight from 0 to 100, not {v}"));
+                }
+            }
             "--wd" => c.wd = num(&v)?,
             "--min-empties" => c.min_empties = int(&v)? as u32,
             "--epoch-samples" => c.epoch_samples = int(&v)?,

@@ -39,6 +39,70 @@ fn checkpoint_round_trip() {
     assert!(State::from_bytes(&bad, arch, 3, "fp").is_err());
 }
 
+/// The sibling term: one backward pass per member of a pair, each with [`sibling_target`] and
+/// the other member's output held fixed, sums to the gradient of the pair's whole loss
+/// `(y_a − t_a)² + (y_b − t_b)² + λ ((y_a − t_a) − (y_b − t_b))²`, checked against central
+/// finite differences of that loss on a tiny network in f64.
+#[test]
+fn sibling_gradients_match_finite_differences_of_the_pair_loss() {
+    let arch = Arch::new(5, 4, 3);
+    let mut p: Params<f64> = Params::init(arch, 9);
+    p.emb.iter_mut().for_each(|w| *w *= 3.0);
+    let start = othello_core::Board::start();
+    let parent = start.play("f5".parse().unwrap());
+    let kids: Vec<_> = parent.legal_moves().map(|sq| parent.play(sq)).collect();
+    let (a, b) = (
+        Input::of(kids[0].player(), kids[0].opponent(), arch.buckets),
+        Input::of(kids[1].player(), kids[1].opponent(), arch.buckets),
+    );
+    let (ta, tb) = (1.5, -2.25);
+    let lambda = 2.0;
+    let pair_loss = |q: &Params<f64>| {
+        let mut s = Scratch::new(&arch);
+        let ea = q.forward(&a, &mut s) - ta;
+        let eb = q.forward(&b, &mut s) - tb;
+        ea * ea + eb * eb + lambda * (ea - eb) * (ea - eb)
+    };
+    let mut s = Scratch::new(&arch);
+    let (ya, yb) = (p.forward(&a, &mut s), p.forward(&b, &mut s));
+    let mut grads = DenseGrads::zeros(&arch);
+    let mut d_acc = vec![0.0; arch.hidden];
+    let mut emb = vec![0.0; arch.rows * arch.hidden];
+    for (input, t, other) in [(&a, ta, yb - tb), (&b, tb, ya - ta)] {
+        let (target, scale) = sibling_target(t, other, lambda);
+        p.forward_backward(input, target, scale, &mut s, &mut grads, &mut d_acc);
+        for &r in &input.rows {
+            for j in 0..arch.hidden {
+                emb[r as usize * arch.hidden + j] += d_acc[j];
+            }
+        }
+    }
+    let mut checked = 0;
+    let groups: [(usize, Vec<f64>); 3] = [(0, emb), (2, grads.w2.clone()), (5, grads.b3.clone())];
+    for (g, analytic) in groups {
+        for (i, &an) in analytic.iter().enumerate() {
+            if g == 0 && an == 0.0 && i % 97 != 0 {
+                continue;
+            }
+            let eps = 1e-6;
+            let mut q = p.clone();
+            q.groups_mut()[g][i] += eps;
+            let plus = pair_loss(&q);
+            q.groups_mut()[g][i] -= 2.0 * eps;
+            let numeric = (plus - pair_loss(&q)) / (2.0 * eps);
+            let tol = 1e-6 + 1e-4 * numeric.abs().max(an.abs());
+            assert!(
+                (numeric - an).abs() <= tol,
+                "group {g}[{i}]: {an} against {numeric}"
+            );
+            checked += usize::from(an.abs() > 1e-9);
+        }
+    }
+    assert!(checked > 50, "{checked} non-zero gradients checked");
+    // With λ = 0 the target and scale are the plain squared error's.
+    assert_eq!(sibling_target(1.5, 4.0, 0.0), (1.5, 1.0));
+}
+
 /// Whole runs on a small data file.
 mod run {
     use super::*;
@@ -95,6 +159,8 @@ mod run {
             dedupe: false,
             clip: false,
             base: None,
+            sibling: 0.0,
+            init: None,
         };
         (root, cfg)
     }
@@ -117,6 +183,50 @@ mod run {
         // Other settings are refused.
         cfg.hidden = 6;
         assert!(run(&cfg).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    /// A run started from a network (`--init`): with a negligible learning rate its first
+    /// epoch writes the same weights back (to rounding), and its validation MAE is the
+    /// network's own; a network of other dimensions is refused by name.
+    #[test]
+    fn a_run_can_start_from_a_network() {
+        let (root, cfg) = small_run("init");
+        run(&cfg).unwrap();
+        let trained = cfg.dir.join("best.nnue");
+        let before = crate::load_weights(&trained).unwrap();
+        let mut again = cfg.clone();
+        again.dir = root.join("again");
+        again.init = Some(trained.clone());
+        again.lr = 1e-12;
+        again.wd = 0.0;
+        run(&again).unwrap();
+        let after = crate::load_weights(&again.dir.join("best.nnue")).unwrap();
+        for (a, b) in before.params.groups().iter().zip(after.params.groups()) {
+            assert_eq!(a.len(), b.len());
+            for (x, y) in a.iter().zip(b.iter()) {
+                assert!((x - y).abs() < 1e-6, "{x} against {y}");
+            }
+        }
+        let log = std::fs::read_to_string(again.dir.join("train.log")).unwrap();
+        assert!(log.contains("# weights from"), "{log}");
+        // The same validation error as the network's own first run.
+        let mae = |log: &str| {
+            log.lines()
+                .find(|l| l.starts_with("epoch 1 "))
+                .and_then(|l| l.split(" val_mae ").nth(1))
+                .and_then(|r| r.split(' ').next())
+                .map(str::to_owned)
+                .unwrap()
+        };
+        let first = std::fs::read_to_string(cfg.dir.join("train.log")).unwrap();
+        assert_eq!(mae(&log), mae(&first));
+        let mut wide = cfg.clone();
+        wide.dir = root.join("wide");
+        wide.hidden = 16;
+        wide.init = Some(trained);
+        let err = run(&wide).unwrap_err();
+        assert!(err.contains("--init") && err.contains("H 8"), "{err}");
         std::fs::remove_dir_all(&root).ok();
     }
 
@@ -233,10 +343,24 @@ mod run {
         std::fs::write(&base_file, othello_core::eval::builtin::DEFAULT_WEIGHTS).unwrap();
         // The residuals, position by position.
         let files = data::data_files(&cfg.data).unwrap();
-        let plain =
-            data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe).unwrap();
-        let mut ds =
-            data::load(&files, cfg.valid, cfg.fraction, cfg.min_empties, cfg.dedupe).unwrap();
+        let plain = data::load(
+            &files,
+            cfg.valid,
+            cfg.fraction,
+            cfg.min_empties,
+            cfg.dedupe,
+            false,
+        )
+        .unwrap();
+        let mut ds = data::load(
+            &files,
+            cfg.valid,
+            cfg.fraction,
+            cfg.min_empties,
+            cfg.dedupe,
+            false,
+        )
+        .unwrap();
         let base = othello_core::eval::builtin::default_pattern();
         let mae = data::subtract_base(&mut ds, &base);
         let mut sum = 0.0;
