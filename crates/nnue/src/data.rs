@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use othello_core::eval::pattern::PatternEval;
 use othello_core::eval::Evaluator;
-use othello_train::learn::data::{parse_header, Record, DATA_HEADER_LEN, RECORD_LEN};
+use othello_train::learn::data::{parse_header, LabelKind, Record, DATA_HEADER_LEN, RECORD_LEN};
 
 use crate::file::fnv1a64;
 
@@ -179,6 +179,7 @@ pub fn load(
     min_empties: u32,
     dedupe: bool,
     pairs: bool,
+    outcome: f64,
 ) -> Result<Dataset, String> {
     let mut ds = Dataset::default();
     let mut seen: std::collections::HashSet<(u64, u64, i16)> = std::collections::HashSet::new();
@@ -208,6 +209,8 @@ pub fn load(
             .unwrap_or_default();
         let body = &bytes[DATA_HEADER_LEN..];
         let mut game: Vec<Position> = Vec::new();
+        let mut meta: Vec<(othello_core::Color, LabelKind)> = Vec::new();
+        let mixes = outcome > 0.0 && positions_file_of(&name).is_none();
         for (k, chunk) in body.chunks_exact(RECORD_LEN).enumerate() {
             let r = Record::from_bytes(chunk.try_into().expect("record length"))
                 .map_err(|e| format!("{}: record {k}: {e}", path.display()))?;
@@ -216,7 +219,12 @@ pub fn load(
                 opponent: r.board.opponent(),
                 label: r.label,
             });
+            meta.push((r.side, r.kind));
             if r.last {
+                if mixes {
+                    mix_outcome(&mut game, &meta, outcome);
+                }
+                meta.clear();
                 ds.records += game.len();
                 let key = split_key(&game, &name, r.game);
                 let side = if unit(key, 0) < valid_fraction {
@@ -288,6 +296,27 @@ pub fn load(
     Ok(ds)
 }
 
+/// Mixes the game's outcome into the search labels of one game of a positions file: each
+/// [`LabelKind::Search`] label becomes `(1 − w) · label + w · outcome`, the outcome being the
+/// exact value of the game's first exactly labelled position (the game as played to the exact
+/// zone, then perfectly), seen from the position's side to move. A game without an exact
+/// label keeps its labels. A depth-6 label carries its search's bias; the outcome carries
+/// none of it, only the noise of the moves played after the position (as NNUE trainers mix an
+/// engine's score with the game's result).
+fn mix_outcome(game: &mut [Position], meta: &[(othello_core::Color, LabelKind)], w: f64) {
+    let Some(anchor) = meta.iter().position(|m| m.1 == LabelKind::Exact) else {
+        return;
+    };
+    let (side, value) = (meta[anchor].0, game[anchor].label as f64);
+    for (p, m) in game.iter_mut().zip(meta) {
+        if m.1 == LabelKind::Search {
+            let outcome = if m.0 == side { value } else { -value };
+            let mixed = (1.0 - w) * p.label as f64 + w * outcome;
+            p.label = mixed.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        }
+    }
+}
+
 /// Makes every label of `ds` a residual: the label minus `base`'s value of the position
 /// (centi-discs, saturated to `i16`). Returns `base`'s mean absolute error in discs on the
 /// validation positions, the figure the network has to beat.
@@ -350,7 +379,7 @@ mod tests {
         bytes.extend_from_slice(&first);
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(data_files(&dir).unwrap(), vec![path.clone()]);
-        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false).unwrap();
+        let ds = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false, 0.0).unwrap();
         assert_eq!(ds.records, 1000);
         assert_eq!(ds.train.len() + ds.valid.len(), 1000);
         assert!(
@@ -366,11 +395,11 @@ mod tests {
         for g in games(&ds.valid) {
             assert!(!ds.train.iter().any(|p| p.label == g));
         }
-        let again = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false).unwrap();
+        let again = load(std::slice::from_ref(&path), 0.2, 1.0, 0, false, false, 0.0).unwrap();
         assert_eq!(again.valid, ds.valid);
         // Every record is the start position: with dedupe, one record of each label (game) is
         // left, on the side of the split its game went to.
-        let once = load(std::slice::from_ref(&path), 0.2, 1.0, 0, true, false).unwrap();
+        let once = load(std::slice::from_ref(&path), 0.2, 1.0, 0, true, false, 0.0).unwrap();
         assert_eq!(once.records, 1000);
         assert_eq!(once.repeats, 800);
         assert_eq!(games(&once.valid), games(&ds.valid));
@@ -418,9 +447,9 @@ mod tests {
             ],
         );
         let files = [a, b];
-        let plain = load(&files, 0.0, 1.0, 0, false, false).unwrap();
+        let plain = load(&files, 0.0, 1.0, 0, false, false, 0.0).unwrap();
         assert_eq!((plain.train.len(), plain.repeats), (6, 0));
-        let once = load(&files, 0.0, 1.0, 0, true, false).unwrap();
+        let once = load(&files, 0.0, 1.0, 0, true, false, 0.0).unwrap();
         assert_eq!(once.repeats, 3);
         let labels: Vec<i16> = once.train.iter().map(|p| p.label).collect();
         assert_eq!(labels, [10, 20, -30]);
@@ -499,7 +528,7 @@ mod tests {
             Some("n1-s1.dat")
         );
         assert_eq!(positions_file_of("d8e16.dat"), None);
-        let ds = load(&files, 0.0, 1.0, 0, false, true).unwrap();
+        let ds = load(&files, 0.0, 1.0, 0, false, true, 0.0).unwrap();
         assert_eq!(ds.train.len(), positions.len() + deviations.len());
         let mut found: Vec<(usize, usize)> = ds
             .sibling
@@ -515,10 +544,36 @@ mod tests {
             assert_eq!(ds.sibling[p], d as u32, "pairs go both ways");
         }
         // Without pairing, no sibling table.
-        assert!(load(&files, 0.0, 1.0, 0, false, false)
+        assert!(load(&files, 0.0, 1.0, 0, false, false, 0.0)
             .unwrap()
             .sibling
             .is_empty());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The outcome mix: a search label moves toward the game's first exact value, seen from
+    /// its own side to move; exact labels, and games without one, keep theirs.
+    #[test]
+    fn the_outcome_is_mixed_into_search_labels_from_each_side() {
+        use othello_core::Color::{Black, White};
+        let at = |label| Position {
+            player: 0,
+            opponent: 0,
+            label,
+        };
+        let mut game = vec![at(400), at(-200), at(1000), at(-600)];
+        let meta = [
+            (Black, LabelKind::Search),
+            (White, LabelKind::Search),
+            (White, LabelKind::Exact),
+            (Black, LabelKind::Exact),
+        ];
+        mix_outcome(&mut game, &meta, 0.25);
+        // White's exact +10 is Black's -10.
+        let labels: Vec<i16> = game.iter().map(|p| p.label).collect();
+        assert_eq!(labels, [50, 100, 1000, -600]);
+        let mut plain = vec![at(400), at(-200)];
+        mix_outcome(&mut plain, &meta[..2], 0.25);
+        assert_eq!(plain, [at(400), at(-200)]);
     }
 }

@@ -19,14 +19,20 @@ use std::time::Instant;
 
 use othello_core::eval::pattern::geometry::{INSTANCES, INSTANCE_COUNT, PATTERNS};
 
-use crate::data::{self, Position};
+use crate::data;
 use crate::factor::Factors;
 use crate::features;
 use crate::file::{fnv1a64, save_weights, write_atomic};
-use crate::net::{Arch, DenseGrads, Input, Params, Real, Scratch};
+use crate::net::{Arch, DenseGrads, Input, Scratch};
 
 mod checkpoint;
+mod init;
+mod siblings;
+mod validation;
 use checkpoint::State;
+use init::init_params;
+pub use siblings::sibling_target;
+pub use validation::{sibling_mae, validate};
 
 const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
@@ -95,6 +101,9 @@ pub struct Config {
     /// A network to start from instead of random weights (either file version; its dimensions
     /// must be the run's): a fine-tuning run. The optimiser starts afresh.
     pub init: Option<PathBuf>,
+    /// Weight of the game's outcome mixed into the search labels of the positions files
+    /// (`data::load`; 0: the labels as they are).
+    pub outcome: f64,
 }
 
 impl Config {
@@ -120,7 +129,7 @@ impl Config {
             })
             .collect();
         format!(
-            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}{}{}{}",
+            "H {} L2 {} buckets {} batch {} lr {} decay {} valid {} fraction {} min_empties {} epoch_samples {} seed {} files {:016x}{}{}{}{}{}{}{}{}{}",
             self.hidden,
             self.l2,
             self.buckets,
@@ -157,82 +166,10 @@ impl Config {
                     path.file_name().unwrap_or_default().to_string_lossy()
                 ),
                 None => String::new(),
-            }
+            },
+            if self.outcome == 0.0 { String::new() } else { format!(" outcome {}", self.outcome) }
         )
     }
-}
-
-/// The target and loss scale that give one sample `a` of a sibling pair `(a, b)` its share of
-/// the pair's loss `(y_a − t_a)² + (y_b − t_b)² + λ ((y_a − t_a) − (y_b − t_b))²`, the sibling's
-/// output `y_b` held fixed: the gradient with respect to `y_a` of that loss is
-/// `2 (1 + λ) (y_a − t')` with `t' = t_a + λ / (1 + λ) · (y_b − t_b)`. The plain squared error
-/// fits each value alone; the λ term fits the difference of two children of one position,
-/// which is what a search compares when it chooses a move (a common error of both, such as a
-/// side-to-move bias of the phase, costs nothing there).
-pub fn sibling_target<T: Real>(target: T, sibling_error: T, lambda: T) -> (T, T) {
-    let one_plus = T::ONE + lambda;
-    (
-        target + T::from_f64(lambda.to_f64() / one_plus.to_f64()) * sibling_error,
-        one_plus,
-    )
-}
-
-/// The mean absolute error (discs) of the difference of each pair's two values: how far the
-/// network's preference between two siblings is from the labels'.
-pub fn sibling_mae(params: &Params<f32>, positions: &[Position], pairs: &[(u32, u32)]) -> f64 {
-    if pairs.is_empty() {
-        return f64::NAN;
-    }
-    let mut scratch = Scratch::new(&params.arch);
-    let mut value = |p: &Position| {
-        let input = Input::of(p.player, p.opponent, params.arch.buckets);
-        params.forward(&input, &mut scratch) as f64 - p.label as f64 / 100.0
-    };
-    let sum: f64 = pairs
-        .iter()
-        .map(|&(a, b)| (value(&positions[a as usize]) - value(&positions[b as usize])).abs())
-        .sum();
-    sum / pairs.len() as f64
-}
-
-/// The weights of the network file `path` (either version) as the trainer's parameters, for
-/// `--init`: its dimensions must be `arch`'s, and it may not be a correction of a base.
-fn init_params(path: &Path, arch: Arch) -> Result<Params<f32>, String> {
-    let bytes =
-        othello_engine::files::read(path, othello_core::eval::nnue::file::MAX_FILE_LEN as u64)
-            .map_err(|e| format!("--init {}: {e}", path.display()))?;
-    let net = othello_core::eval::nnue::FloatNet::from_bytes(&bytes)
-        .map_err(|e| format!("--init {}: {e}", path.display()))?;
-    if (net.hidden, net.l2, net.buckets) != (arch.hidden, arch.l2, arch.buckets) {
-        return Err(format!(
-            "--init {}: H {} L2 {} buckets {}, the run's are {} {} {}",
-            path.display(),
-            net.hidden,
-            net.l2,
-            net.buckets,
-            arch.hidden,
-            arch.l2,
-            arch.buckets
-        ));
-    }
-    if net.base != 0 {
-        return Err(format!(
-            "--init {}: a correction of pattern weights cannot start a run",
-            path.display()
-        ));
-    }
-    let mut params = Params::zeros(arch);
-    let sources = [&net.emb, &net.b0, &net.w2, &net.b2, &net.w3, &net.b3];
-    for (g, src) in params.groups_mut().into_iter().zip(sources) {
-        if g.len() != src.len() {
-            return Err(format!(
-                "--init {}: a layer of another size",
-                path.display()
-            ));
-        }
-        g.copy_from_slice(src);
-    }
-    Ok(params)
 }
 
 /// The row range and placement slots each thread owns in the sparse update: whole shapes,
@@ -306,62 +243,6 @@ fn clamp_row(row: &mut [f32], shift: &[f32], limit: f32) -> usize {
 /// The embedding range of the engine's `i8` inference, in units.
 pub fn embedding_limit() -> f32 {
     i8::MAX as f32 / othello_core::eval::nnue::EMBED_SCALE as f32
-}
-
-/// Mean absolute and squared error (discs) of `params` on `positions`, overall and by
-/// empties band (≤ 20, 21-30, 31-40, 41+).
-pub fn validate(
-    params: &Params<f32>,
-    positions: &[Position],
-    threads: usize,
-) -> (f64, f64, [f64; 4]) {
-    if positions.is_empty() {
-        return (f64::NAN, f64::NAN, [f64::NAN; 4]);
-    }
-    let chunk = positions.len().div_ceil(threads.max(1));
-    let parts: Vec<(f64, f64, [f64; 4], [usize; 4])> = std::thread::scope(|s| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut scratch = Scratch::new(&params.arch);
-                    let (mut abs, mut sq) = (0.0, 0.0);
-                    let mut band = [0.0; 4];
-                    let mut count = [0usize; 4];
-                    for p in part {
-                        let input = Input::of(p.player, p.opponent, params.arch.buckets);
-                        let y = params.forward(&input, &mut scratch) as f64;
-                        let e = y - p.label as f64 / 100.0;
-                        abs += e.abs();
-                        sq += e * e;
-                        let b = match p.empties() {
-                            0..=20 => 0,
-                            21..=30 => 1,
-                            31..=40 => 2,
-                            _ => 3,
-                        };
-                        band[b] += e.abs();
-                        count[b] += 1;
-                    }
-                    (abs, sq, band, count)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("validation thread"))
-            .collect()
-    });
-    let n = positions.len() as f64;
-    let abs: f64 = parts.iter().map(|p| p.0).sum();
-    let sq: f64 = parts.iter().map(|p| p.1).sum();
-    let mut bands = [0.0; 4];
-    for (b, out) in bands.iter_mut().enumerate() {
-        let s: f64 = parts.iter().map(|p| p.2[b]).sum();
-        let c: usize = parts.iter().map(|p| p.3[b]).sum();
-        *out = if c > 0 { s / c as f64 } else { f64::NAN };
-    }
-    (abs / n, sq / n, bands)
 }
 
 fn shuffled(n: usize, seed: u64) -> Vec<u32> {
@@ -451,6 +332,7 @@ pub fn run(cfg: &Config) -> Result<(), String> {
         cfg.min_empties,
         cfg.dedupe,
         cfg.sibling > 0.0,
+        cfg.outcome,
     )?;
     if let Some(path) = &cfg.base {
         let (base, id) = data::read_base(path)?;

@@ -11,7 +11,7 @@ const USAGE: &str =
        [--batch 4096] [--lr 1e-3] [--decay 0.85] [--epochs 20] [--patience 3] [--valid 0.02]
        [--fraction 1.0] [--wd 0] [--min-empties 0] [--epoch-samples 0] [--seed 1] [--threads 2]
        [--drop-shapes NAME,...] [--factor on|off] [--dedupe on|off] [--clip on|off] [--base PATTERN.bin]
-       [--sibling 0] [--init NET.nnue]
+       [--sibling 0] [--init NET.nnue] [--outcome 0]
 Reads every OthData1 file of --data (default /work/nnue-data/raw), writes train.log, ckpt/ and
 best.nnue under --dir (default /work/nnue-data). Re-running the same command resumes from
 DIR/ckpt/last.ckpt. With --base, the network learns the labels' residuals over those pattern
@@ -20,7 +20,9 @@ record that repeats an earlier record's position and label is dropped. With --cl
 default), the embedding is kept within the engine's i8 range (+-127/256) during training, so
 every written network packs. --sibling L adds L times the squared error of the difference of
 each pair of siblings (a deviation and the move its game played, from the deviations files
-nX... beside their positions files nX...). --init starts from the weights of NET (fine-tuning).";
+nX... beside their positions files nX...). --init starts from the weights of NET (fine-tuning). --outcome W mixes the game's outcome (its
+first exact label, from the position's side) into the search labels of the positions files
+with weight W.";
 
 fn parse() -> Result<Config, String> {
     let mut c = Config {
@@ -48,6 +50,7 @@ fn parse() -> Result<Config, String> {
         base: None,
         sibling: 0.0,
         init: None,
+        outcome: 0.0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -81,6 +84,12 @@ fn parse() -> Result<Config, String> {
             "--fraction" => c.fraction = num(&v)?,
             "--base" => c.base = Some(PathBuf::from(v)),
             "--init" => c.init = Some(PathBuf::from(v)),
+            "--outcome" => {
+                c.outcome = num(&v)?;
+                if !(0.0..=1.0).contains(&c.outcome) {
+                    return Err(format!("--outcome: a weight from 0 to 1, not {v}"));
+                }
+            }
             "--sibling" => {
                 c.sibling = num(&v)?;
                 if !(0.0..=100.0).contains(&c.sibling) {

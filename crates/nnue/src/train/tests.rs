@@ -1,6 +1,7 @@
 //! Tests of the training loop: the row ranges of the sparse update and the checkpoint
 //! format, then whole runs (files, resumption, shapes left out) on a small data file.
 use super::*;
+use crate::net::Params;
 
 #[test]
 fn row_ranges_cover_the_rows_by_whole_shapes() {
@@ -161,6 +162,7 @@ mod run {
             base: None,
             sibling: 0.0,
             init: None,
+            outcome: 0.0,
         };
         (root, cfg)
     }
@@ -350,6 +352,7 @@ mod run {
             cfg.min_empties,
             cfg.dedupe,
             false,
+            0.0,
         )
         .unwrap();
         let mut ds = data::load(
@@ -359,6 +362,7 @@ mod run {
             cfg.min_empties,
             cfg.dedupe,
             false,
+            0.0,
         )
         .unwrap();
         let base = othello_core::eval::builtin::default_pattern();
