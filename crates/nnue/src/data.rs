@@ -354,6 +354,17 @@ pub fn read_base(path: &Path) -> Result<(PatternEval, u32), String> {
 mod tests {
     use super::*;
 
+    /// Writes `records` as the label file `dir/name`; returns its path.
+    fn write_records(dir: &Path, name: &str, records: &[Record]) -> PathBuf {
+        let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
+        for r in records {
+            bytes.extend_from_slice(&r.to_bytes());
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        path
+    }
+
     #[test]
     fn split_is_by_game_and_reproducible() {
         let dir = std::env::temp_dir().join(format!("othello-nnue-data-{}", std::process::id()));
@@ -424,15 +435,7 @@ mod tests {
             kind: othello_train::learn::data::LabelKind::Search,
             last,
         };
-        let write = |name: &str, records: &[Record]| {
-            let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
-            for r in records {
-                bytes.extend_from_slice(&r.to_bytes());
-            }
-            let path = dir.join(name);
-            std::fs::write(&path, &bytes).unwrap();
-            path
-        };
+        let write = |name: &str, records: &[Record]| write_records(&dir, name, records);
         let a = write(
             "a.dat",
             &[record(start, 0, 10, false), record(next, 0, 20, true)],
@@ -483,14 +486,7 @@ mod tests {
             kind: othello_train::learn::data::LabelKind::Search,
             last,
         };
-        let write = |name: &str, records: &[Record]| {
-            let mut bytes = othello_train::learn::data::header_bytes(1).to_vec();
-            for r in records {
-                bytes.extend_from_slice(&r.to_bytes());
-            }
-            std::fs::write(dir.join(name), &bytes).unwrap();
-            dir.join(name)
-        };
+        let write = |name: &str, records: &[Record]| write_records(&dir, name, records);
         // The positions file lacks game position 5; each position has one deviation, the
         // child by its first legal move that the game did not play.
         let missing = 5;

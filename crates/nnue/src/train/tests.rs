@@ -229,6 +229,14 @@ mod run {
         wide.init = Some(trained);
         let err = run(&wide).unwrap_err();
         assert!(err.contains("--init") && err.contains("H 8"), "{err}");
+        // What is not a regular network file is refused by name, before any data is read.
+        for bad in ["/dev/zero", "Cargo.toml", "/nonexistent.nnue"] {
+            let mut other = cfg.clone();
+            other.dir = root.join("bad-init");
+            other.init = Some(PathBuf::from(bad));
+            let err = run(&other).unwrap_err();
+            assert!(err.contains("--init") && err.contains(bad), "{err}");
+        }
         std::fs::remove_dir_all(&root).ok();
     }
 
@@ -345,26 +353,21 @@ mod run {
         std::fs::write(&base_file, othello_core::eval::builtin::DEFAULT_WEIGHTS).unwrap();
         // The residuals, position by position.
         let files = data::data_files(&cfg.data).unwrap();
-        let plain = data::load(
-            &files,
-            cfg.valid,
-            cfg.fraction,
-            cfg.min_empties,
-            cfg.dedupe,
-            false,
-            0.0,
-        )
-        .unwrap();
-        let mut ds = data::load(
-            &files,
-            cfg.valid,
-            cfg.fraction,
-            cfg.min_empties,
-            cfg.dedupe,
-            false,
-            0.0,
-        )
-        .unwrap();
+        let load = || {
+            let (valid, fraction) = (cfg.valid, cfg.fraction);
+            data::load(
+                &files,
+                valid,
+                fraction,
+                cfg.min_empties,
+                cfg.dedupe,
+                false,
+                0.0,
+            )
+            .unwrap()
+        };
+        let plain = load();
+        let mut ds = load();
         let base = othello_core::eval::builtin::default_pattern();
         let mae = data::subtract_base(&mut ds, &base);
         let mut sum = 0.0;
