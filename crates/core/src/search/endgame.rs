@@ -13,8 +13,10 @@
 //!   stability cut-off below, no hashing.
 //! - **Up to [`LEAF_MAX`] empties**: null-window search with a small cache-resident table of
 //!   bounds ([`super::leaf_table`]); a probe of the big table there would mostly be a cache miss.
-//! - **More empties**: null-window search with the transposition table (the parent prefetches
-//!   each child's cluster while it orders the moves), enhanced transposition cut-offs, and
+//! - **More empties**: null-window search with the transposition table; up to [`NEAR_MAX`]
+//!   empties in its near region, which stays in the cache and keeps these many small entries
+//!   from evicting the deeper ones ([`super::tt`], "Regions"); the parent prefetches each
+//!   child's cluster while it orders the moves. Then enhanced transposition cut-offs, and
 //!   ordering by fastest-first (moves leaving the opponent the fewest replies first, as in
 //!   Zebra) plus the evaluation of each child (static, then small searches of one to three
 //!   plies as the empties grow), after the table's move (see [`ordering`]). At a null-window
@@ -54,7 +56,7 @@ use super::probcut::endgame::{EndgameModel, Selectivity, PROBCUT_MIN_EMPTIES};
 use super::probcut::model::MpcModel;
 use super::pv_loop::{pv_moves, PvSearch};
 use super::tree_record;
-use super::tt::{Bound, SOLVED_DEPTH};
+use super::tt::{Bound, Region, SOLVED_DEPTH};
 
 mod ordering;
 mod small;
@@ -72,6 +74,22 @@ pub const SHALLOW_MAX: u32 = 5;
 pub const LEAF_MAX: u32 = 9;
 // Leaf-table bounds are exact, so ProbCut must never cut below them.
 const _: () = assert!(LEAF_MAX < PROBCUT_MIN_EMPTIES);
+/// Most empties at which the solver's nodes keep their table entries in the table's near
+/// region ([`Region::Near`], the first [`super::tt::NEAR_MB`] MiB of a large table). FFO #55
+/// (29 empties, a 1 GiB table): 4.3 G nodes against 5.0 G with one region, at more nodes a
+/// second (docs/dev/PERFORMANCE.md, session 65).
+pub const NEAR_MAX: u32 = 13;
+
+/// The table region of the solver's entries for positions of `n` empties.
+#[inline(always)]
+pub(in crate::search) fn region(n: u32) -> Region {
+    if n <= NEAR_MAX {
+        Region::Near
+    } else {
+        Region::Main
+    }
+}
+
 /// Lowest number of empties at which deep null-window nodes try enhanced transposition cut-offs.
 const ETC_MIN: u32 = 12;
 /// Squares tried first within a parity class at `4..=SHALLOW_MAX` empties: all but the C- and
@@ -300,7 +318,11 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
     ) -> i32 {
         self.cx.nodes += 1;
         let mv = C::moves(p, o) & !excluded;
-        let tt_move = self.cx.tt.probe(table_key(p, o)).and_then(|e| e.best);
+        let tt_move = self
+            .cx
+            .tt
+            .probe_in(table_key(p, o), region(n))
+            .and_then(|e| e.best);
         let mut list = [Candidate::default(); MAX_MOVES];
         let count = self.order(p, o, mv, tt_move, &mut list);
         let defer = n >= DEFER_MIN_EMPTIES;
@@ -352,7 +374,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
             return 0;
         }
         let key = table_key(p, o);
-        let entry = self.cx.tt.probe(key);
+        let entry = self.cx.tt.probe_in(key, region(n));
         let mut tt_move = None;
         if let Some(e) = entry {
             tt_move = e.best;
@@ -465,7 +487,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
             }
         } else {
             key = table_key(p, o);
-            if let Some(e) = self.cx.tt.probe(key) {
+            if let Some(e) = self.cx.tt.probe_in(key, region(n)) {
                 // Only the solver's own moves (an exact or a selective pass's) order it: a
                 // midgame entry here comes from a search shallower than the node's empties
                 // (ProbCut's probes in the selective passes, the presearch), and its move,
@@ -519,7 +541,7 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
             self.add_eval_keys(p, o, &mut list[..count]);
         }
         if n >= ETC_MIN {
-            if let Some((v, sq)) = self.etc(p, o, alpha, &list[..count]) {
+            if let Some((v, sq)) = self.etc(p, o, alpha, n, &list[..count]) {
                 self.note_root_move(key, Some(sq));
                 if record {
                     tree_record::leave(0, true, self.cx.nodes);
@@ -624,10 +646,11 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
     /// Enhanced transposition cut-off: if the table already proves some child's value is
     /// above `alpha` from this side's view, return it without searching.
     #[inline(always)]
-    fn etc(&self, p: u64, o: u64, alpha: i32, list: &[Candidate]) -> Option<(i32, Square)> {
+    fn etc(&self, p: u64, o: u64, alpha: i32, n: u32, list: &[Candidate]) -> Option<(i32, Square)> {
         for c in list {
             let bit = 1u64 << c.sq;
-            let Some(e) = self.cx.tt.probe(table_key(o ^ c.flips, p ^ c.flips ^ bit)) else {
+            let child = table_key(o ^ c.flips, p ^ c.flips ^ bit);
+            let Some(e) = self.cx.tt.probe_in(child, region(n - 1)) else {
                 continue;
             };
             if e.is_solved() && matches!(e.bound, Bound::Upper | Bound::Exact) {
@@ -665,7 +688,9 @@ impl<'c, 'a, E: Evaluator, C: Cpu> Solver<'c, 'a, E, C> {
         } else {
             SOLVED_DEPTH + n as u8
         };
-        self.cx.tt.store(key, (best * 100) as i16, bound, depth, sq);
+        self.cx
+            .tt
+            .store_in(key, region(n), (best * 100) as i16, bound, depth, sq);
     }
 }
 

@@ -556,8 +556,16 @@ impl<E: Evaluator> Searcher<E> {
             let found = if solved && b.empty_count() <= endgame::LEAF_MAX {
                 self.solved_best_move::<C>(&b)
             } else {
+                // A solve keeps its entries near the end in the table's near region.
+                let key = table_key(b.player(), b.opponent());
+                let region = if solved {
+                    endgame::region(b.empty_count())
+                } else {
+                    tt::Region::Main
+                };
                 self.tt
-                    .probe(table_key(b.player(), b.opponent()))
+                    .probe_in(key, region)
+                    .or_else(|| self.tt.probe(key))
                     .and_then(|e| e.best)
             };
             let Some(sq) = found else {

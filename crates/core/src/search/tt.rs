@@ -12,6 +12,17 @@
 //! A position's cluster is chosen by multiplying its key by the number of clusters and keeping
 //! the high 64 bits ("fast range"), so any table size works.
 //!
+//! # Regions
+//! The endgame solver keeps its entries for nodes near the leaves (up to
+//! `endgame::NEAR_MAX` empties) in the table's first [`NEAR_MB`] MiB ([`Region::Near`]), and
+//! every other entry in the rest ([`Region::Main`]). The near nodes are most of the table's
+//! traffic, and a small region stays in the processor's last-level cache and TLB, where a
+//! gigabyte-sized table makes nearly every probe a miss to memory; and they no longer evict
+//! the deeper entries, which order the big subtrees. A position's region depends only on the
+//! position (its empties), so its entries are found where they were stored. A table smaller
+//! than four times [`NEAR_MB`] is not split: both regions are the whole table, so the 64 MiB
+//! of a game's search and of `othello bench` keep every entry where it was.
+//!
 //! # Depth
 //! Midgame entries store their search depth (1..=60). Exact endgame results store
 //! [`SOLVED_DEPTH`] plus the number of empty squares, so they outrank every midgame entry
@@ -133,6 +144,19 @@ const ENTRIES_PER_CLUSTER: usize = 4;
 #[repr(align(64))]
 struct Cluster([AtomicU64; 2 * ENTRIES_PER_CLUSTER]);
 
+/// Size in MiB of the table's first part, where [`Region::Near`] entries live, in a table of at
+/// least four times this size.
+pub const NEAR_MB: usize = 32;
+
+/// The part of the table an entry lives in (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Region {
+    /// All but the first [`NEAR_MB`] MiB (the whole of a small table).
+    Main,
+    /// The first [`NEAR_MB`] MiB (the whole of a small table).
+    Near,
+}
+
 /// The memory for a table could not be allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate a {mb} MiB transposition table")]
@@ -163,7 +187,23 @@ unsafe impl Zeroable for Cluster {}
 pub struct TranspositionTable {
     /// Zero-filled at first: a large table costs no time and no memory until used.
     clusters: ZeroedArray<Cluster>,
+    /// Clusters in the [`Region::Near`] part, which starts the table.
+    near: usize,
+    /// The first cluster of the [`Region::Main`] part, which ends the table.
+    main_start: usize,
     age: u8,
+}
+
+/// The clusters of the [`Region::Near`] part of a table of `len` clusters, and the first of
+/// its [`Region::Main`] part: split at [`NEAR_MB`] if the table holds four times that, else
+/// both the whole table.
+fn regions(len: usize) -> (usize, usize) {
+    let near = NEAR_MB * (1 << 20) / std::mem::size_of::<Cluster>();
+    if len >= 4 * near {
+        (near, near)
+    } else {
+        (len, 0)
+    }
 }
 
 /// Table size in MiB of a single search (`search`, `solve`, `quality`, the NBoard engine).
@@ -213,7 +253,13 @@ impl TranspositionTable {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Cluster>()).max(1);
         let clusters = ZeroedArray::new(n).ok_or(TableAllocError { mb })?;
         clusters.advise_huge_pages();
-        Ok(TranspositionTable { clusters, age: 1 })
+        let (near, main_start) = regions(n);
+        Ok(TranspositionTable {
+            clusters,
+            near,
+            main_start,
+            age: 1,
+        })
     }
 
     /// Size in bytes.
@@ -252,21 +298,38 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> &Cluster {
-        let i = ((key as u128 * self.clusters.as_slice().len() as u128) >> 64) as usize;
-        &self.clusters.as_slice()[i]
+    fn cluster(&self, key: u64, region: Region) -> &Cluster {
+        let all = self.clusters.as_slice();
+        let (start, len) = match region {
+            Region::Main => (self.main_start, all.len() - self.main_start),
+            Region::Near => (0, self.near),
+        };
+        let i = ((key as u128 * len as u128) >> 64) as usize;
+        &all[start + i]
     }
 
     /// Starts loading the cluster of `key` into the cache (a hint only).
     #[inline(always)]
     pub fn prefetch_key(&self, key: u64) {
-        prefetch(self.cluster(key));
+        self.prefetch_in(key, Region::Main);
+    }
+
+    /// Starts loading the cluster of `key` in `region` into the cache (a hint only).
+    #[inline(always)]
+    pub fn prefetch_in(&self, key: u64, region: Region) {
+        prefetch(self.cluster(key, region));
     }
 
     /// The entry stored for `key`, if any (a copy).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let c = self.cluster(key);
+        self.probe_in(key, Region::Main)
+    }
+
+    /// The entry stored for `key` in `region`, if any (a copy).
+    #[inline]
+    pub fn probe_in(&self, key: u64, region: Region) -> Option<Entry> {
+        let c = self.cluster(key, region);
         for i in 0..ENTRIES_PER_CLUSTER {
             let data = c.0[2 * i + 1].load(Relaxed);
             if c.0[2 * i].load(Relaxed) ^ data == key && data != 0 {
@@ -279,7 +342,21 @@ impl TranspositionTable {
     /// Stores a result for `key`. `best` of `None` keeps a best move already stored for it.
     #[inline]
     pub fn store(&self, key: u64, score: i16, bound: Bound, depth: u8, best: Option<Square>) {
-        let c = self.cluster(key);
+        self.store_in(key, Region::Main, score, bound, depth, best);
+    }
+
+    /// [`TranspositionTable::store`] in `region`.
+    #[inline]
+    pub fn store_in(
+        &self,
+        key: u64,
+        region: Region,
+        score: i16,
+        bound: Bound,
+        depth: u8,
+        best: Option<Square>,
+    ) {
+        let c = self.cluster(key, region);
         let mut victim = 0;
         let mut victim_priority = u32::MAX;
         for i in 0..ENTRIES_PER_CLUSTER {
@@ -334,9 +411,10 @@ impl TranspositionTable {
 
     /// Per-mille of a sample of entries written by the current search (UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.clusters.as_slice().len().min(250);
+        let main = &self.clusters.as_slice()[self.main_start..];
+        let sample = main.len().min(250);
         let mut used = 0;
-        for c in &self.clusters.as_slice()[..sample] {
+        for c in &main[..sample] {
             for i in 0..ENTRIES_PER_CLUSTER {
                 if let Some(e) = Entry::unpack(c.0[2 * i + 1].load(Relaxed)) {
                     used += (e.age == self.age) as u32;
@@ -364,6 +442,39 @@ mod tests {
     }
 
     #[test]
+    fn near_entries_live_in_the_first_part_and_round_trip() {
+        let tt = TranspositionTable::new(4 * NEAR_MB);
+        let len = tt.clusters.as_slice().len();
+        assert_eq!(tt.near, len / 4);
+        let base = tt.clusters.as_slice().as_ptr() as usize;
+        let index = |c: &Cluster| (c as *const Cluster as usize - base) / 64;
+        let mut rng = crate::rng::SplitMix64::new(59);
+        let (mut near_max, mut main_min, mut main_max) = (0, usize::MAX, 0);
+        for _ in 0..10_000 {
+            let key = rng.next_u64();
+            near_max = near_max.max(index(tt.cluster(key, Region::Near)));
+            let main = index(tt.cluster(key, Region::Main));
+            (main_min, main_max) = (main_min.min(main), main_max.max(main));
+            tt.store_in(key, Region::Near, 7, Bound::Exact, 12, Some(Square::D3));
+            let e = tt.probe_in(key, Region::Near).unwrap();
+            assert_eq!((e.score, e.depth, e.best), (7, 12, Some(Square::D3)));
+        }
+        // The regions split the table, and each is used from end to end.
+        assert_eq!(tt.main_start, tt.near);
+        assert!(near_max < tt.near && near_max > tt.near * 99 / 100);
+        assert!(main_min >= tt.near && main_min < tt.near + len / 100);
+        assert!(main_max < len && main_max > len * 99 / 100);
+        // A table under four times the near region is not split.
+        let small = TranspositionTable::new(2 * NEAR_MB);
+        assert_eq!(small.near, small.clusters.as_slice().len());
+        assert_eq!(small.main_start, 0);
+        assert!(std::ptr::eq(
+            small.cluster(12345, Region::Near),
+            small.cluster(12345, Region::Main)
+        ));
+    }
+
+    #[test]
     fn a_shallower_store_keeps_the_deeper_entry_of_the_same_search() {
         let tt = TranspositionTable::new(1);
         tt.store(42, 100, Bound::Exact, 10, Some(Square::A1));
@@ -380,6 +491,8 @@ mod tests {
         // A one-cluster table: every key shares the cluster.
         let mut tt = TranspositionTable {
             clusters: ZeroedArray::new(1).unwrap(),
+            near: 1,
+            main_start: 0,
             age: 1,
         };
         for k in 1..=4u64 {
@@ -442,7 +555,7 @@ mod tests {
     fn a_torn_entry_reads_as_a_miss() {
         let tt = TranspositionTable::new(1);
         tt.store(77, 5, Bound::Exact, 3, None);
-        let c = tt.cluster(77);
+        let c = tt.cluster(77, Region::Main);
         let slot = (0..4).find(|&i| c.0[2 * i + 1].load(Relaxed) != 0).unwrap();
         c.0[2 * slot + 1].fetch_xor(1 << 24, Relaxed);
         assert_eq!(tt.probe(77), None);

@@ -144,7 +144,14 @@ fn a_pass_takes_the_estimates_of_its_own_level_or_a_safer_one_only() {
     let n = b.empty_count();
     // A planted estimate of the root, as the 87% pass would store it: "at least 64".
     let tt = TranspositionTable::new(1);
-    tt.store(table_key(p, o), 6400, Bound::Lower, (n + 1) as u8, None);
+    tt.store_in(
+        table_key(p, o),
+        super::region(n),
+        6400,
+        Bound::Lower,
+        (n + 1) as u8,
+        None,
+    );
     let mut stopper = Stopper::unlimited();
     let mut cx = Context::new(&eval, &tt, &mut stopper);
     let mut solver = Solver::new(&mut cx, 0);
