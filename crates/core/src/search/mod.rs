@@ -556,15 +556,12 @@ impl<E: Evaluator> Searcher<E> {
             let found = if solved && b.empty_count() <= endgame::LEAF_MAX {
                 self.solved_best_move::<C>(&b)
             } else {
-                // A solve keeps its entries near the end in the table's near region.
+                // A solve keeps its entries near the end in the table's near region; the
+                // midgame's (the presearch's) are in the main one.
                 let key = table_key(b.player(), b.opponent());
-                let region = if solved {
-                    endgame::region(b.empty_count())
-                } else {
-                    tt::Region::Main
-                };
-                self.tt
-                    .probe_in(key, region)
+                let near = solved && endgame::region(b.empty_count()) == tt::Region::Near;
+                near.then(|| self.tt.probe_in(key, tt::Region::Near))
+                    .flatten()
                     .or_else(|| self.tt.probe(key))
                     .and_then(|e| e.best)
             };
