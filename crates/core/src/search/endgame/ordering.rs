@@ -213,14 +213,23 @@ impl<E: Evaluator, C: Cpu> Solver<'_, '_, E, C> {
     /// An alpha-beta search of `depth` plies with the evaluator at its leaves, for ordering
     /// far from the end: the value of (`p`, `o`) for the side to move, centi-discs, within
     /// (`alpha`, `beta`), fail-soft. No table: these searches are small and many.
+    #[inline(always)]
     pub(super) fn order_search(
         &mut self,
         p: u64,
         o: u64,
         depth: u32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
+        C::call6(Self::order_search_body, self, p, o, depth, alpha, beta)
+    }
+
+    /// The body of [`Solver::order_search`], compiled inside its trampoline ([`Cpu::call6`]):
+    /// as a plain recursive function it would be compiled for the baseline instructions, with
+    /// the path's move and flip kernels called out of line and `count_ones` in software.
+    #[inline(always)]
+    fn order_search_body(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return self.order_eval(p, o);
         }
