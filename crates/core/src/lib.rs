@@ -63,6 +63,7 @@ pub mod progress;
 pub mod reference;
 pub mod rng;
 pub mod search;
+mod spares;
 pub mod square;
 #[doc(hidden)]
 pub mod text;

@@ -547,14 +547,21 @@ impl<E: Evaluator> Searcher<E> {
         let Ok(mut b) = board.try_play_move(best) else {
             return pv;
         };
+        // The solves near the end share one context: its evaluator state is reset at each
+        // root, and it takes no part in the solver's ordering there.
+        let mut stopper = Stopper::unlimited();
+        let mut solver_cx = solved.then(|| Context::new(&self.eval, &self.tt, &mut stopper));
         while pv.len() < 60 && !b.is_game_over() {
             if b.moves() == 0 {
                 pv.push(Move::Pass);
                 b = b.pass();
                 continue;
             }
-            let found = if solved && b.empty_count() <= endgame::LEAF_MAX {
-                self.solved_best_move::<C>(&b)
+            let found = if let Some(cx) = solver_cx
+                .as_mut()
+                .filter(|_| b.empty_count() <= endgame::LEAF_MAX)
+            {
+                Self::solved_best_move::<C>(cx, &b)
             } else {
                 // A solve keeps its entries near the end in the table's near region; the
                 // midgame's (the presearch's) are in the main one.
@@ -575,11 +582,10 @@ impl<E: Evaluator> Searcher<E> {
         pv
     }
 
-    /// A best move of `board` (which has a legal move) by an exact solve, for short endgames.
-    fn solved_best_move<C: Cpu>(&self, board: &Board) -> Option<Square> {
-        let mut stopper = Stopper::unlimited();
-        let mut cx = Context::new(&self.eval, &self.tt, &mut stopper);
-        let mut solver = Solver::<E, C>::on_cpu(&mut cx, 0);
+    /// A best move of `board` (which has a legal move) by an exact solve in `cx`, for short
+    /// endgames. Each solve has a leaf table of its own, empty.
+    fn solved_best_move<C: Cpu>(cx: &mut Context<'_, E>, board: &Board) -> Option<Square> {
+        let mut solver = Solver::<E, C>::on_cpu(cx, 0);
         solver
             .solve_root(board.player(), board.opponent(), -64, 64, 0)
             .1
