@@ -208,6 +208,15 @@ fn regions(len: usize) -> (usize, usize) {
 
 /// Table size in MiB of a single search (`search`, `solve`, `quality`, the NBoard engine).
 pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Largest table (MiB) that [`TranspositionTable::clear`] zeroes where it is. A fresh block is
+/// free to make but every page the next search touches is zeroed again by the kernel on its
+/// first touch, which costs more than zeroing pages already there (on a virtual machine that
+/// hands freed pages back to its host, 1.1-1.8 s a GiB: `othello quality`, which clears the
+/// table for each position, spent 28% of its time there at depth 16). Above this size, most
+/// of a table may stay untouched by a short search, and zeroing it all would hold up the
+/// caller (an NBoard `set game` must still answer its `ping` at once).
+pub const CLEAR_IN_PLACE_MB: usize = 256;
 /// The largest table [`solve_hash_mb`] chooses, in MiB.
 pub const SOLVE_MAX_HASH_MB: usize = 1024;
 
@@ -267,11 +276,17 @@ impl TranspositionTable {
         std::mem::size_of_val(self.clusters.as_slice())
     }
 
-    /// Empties the table. A fresh zeroed block replaces the old one (no time spent on pages
-    /// the next search may never touch); if there is no memory for it, the old one is zeroed.
+    /// Empties the table. Up to [`CLEAR_IN_PLACE_MB`] it is zeroed where it is; a larger one
+    /// is replaced by a fresh zeroed block (no time spent on pages the next search may never
+    /// touch), or zeroed where it is if there is no memory for that.
     pub fn clear(&mut self) {
         let n = self.clusters.as_slice().len();
-        match ZeroedArray::new(n) {
+        let fresh = if self.size_bytes() > CLEAR_IN_PLACE_MB << 20 {
+            ZeroedArray::new(n)
+        } else {
+            None
+        };
+        match fresh {
             Some(fresh) => {
                 self.clusters = fresh;
                 self.clusters.advise_huge_pages();
